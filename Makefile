@@ -1,0 +1,35 @@
+# The two commands that set everything up from nothing: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test bench vendor clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(VENV)/.installed: $(BIN)/python pyproject.toml
+	$(BIN)/pip install -q -e .
+	touch $@
+
+$(VENV)/.installed-test: $(VENV)/.installed
+	$(BIN)/pip install -q -e '.[test]'
+	touch $@
+
+run: $(VENV)/.installed
+	$(BIN)/loopstep serve --host $(HOST) --port $(PORT)
+
+test: $(VENV)/.installed-test
+	LOOPSTEP_CHROMIUM=$$(scripts/ensure_chromium.sh) $(BIN)/python -m pytest
+
+bench: $(VENV)/.installed-test
+	LOOPSTEP_CHROMIUM=$$(scripts/ensure_chromium.sh) $(BIN)/python bench/run.py
+
+vendor:
+	scripts/vendor_pyodide.sh
+
+clean:
+	rm -rf $(VENV) build *.egg-info
