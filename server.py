@@ -1,0 +1,212 @@
+"""loopstep's web server and command line.
+
+The server only serves pages, static files and lesson data: it never runs code and
+has no endpoint that accepts any. Python runs in the reader's browser.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from runtime import catalog
+from web import assets, pages
+
+HERE = Path(__file__).parent
+SECURITY_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; "
+       "connect-src 'self'; object-src 'none'; base-uri 'none'")
+
+
+def content_security_policy(frame_ancestors: str | None) -> str:
+    return CSP + (f"; frame-ancestors {frame_ancestors}" if frame_ancestors else "")
+
+
+def create_app(lessons_roots: list[Path] | None = None,
+               frame_ancestors: str | None = None) -> FastAPI:
+    """The ASGI app for the lessons found in `lessons_roots` (default: the bundled ones)."""
+    lessons = catalog.load_lessons(lessons_roots)
+    app = FastAPI(title="loopstep", version="0.1.0", docs_url=None, redoc_url=None)
+    csp = content_security_policy(frame_ancestors)
+
+    @app.middleware("http")
+    async def security_headers(request: Request, call_next):
+        response = await call_next(request)
+        response.headers.update(SECURITY_HEADERS)
+        response.headers["Content-Security-Policy"] = csp
+        return response
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException):
+        return JSONResponse({"detail": exc.detail}, status_code=exc.status_code,
+                            headers=getattr(exc, "headers", None))
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, exc: RequestValidationError):
+        return JSONResponse({"detail": "invalid request"}, status_code=400)
+
+    def lesson_or_404(lesson_id: str):
+        if lesson_id not in lessons:
+            raise HTTPException(404, f"unknown lesson: {lesson_id}")
+        return lessons[lesson_id]
+
+    def block_or_404(lesson, symbol: str):
+        for block in lesson.blocks:
+            if block.symbol == symbol:
+                return block
+        raise HTTPException(404, f"unknown block: {lesson.id}/{symbol}")
+
+    def preset_or_404(lesson, block, name: str | None):
+        if name is not None and name not in block.presets:
+            raise HTTPException(404, f"unknown preset for {lesson.id}/{block.symbol}: {name}")
+        return name
+
+    def html(body: str) -> HTMLResponse:
+        return HTMLResponse(body, headers={"Cache-Control": "no-cache"})
+
+    @app.api_route("/", methods=["GET", "HEAD"], response_class=HTMLResponse)
+    def index(lang: str | None = None):
+        lang = pages.pick_lang(lang)
+        listing = [{"href": f"lessons/{lesson.id}" + ("?lang=en" if lang == "en" else ""),
+                    "title": lesson.title[lang], "summary": lesson.summary[lang]}
+                   for lesson in lessons.values()]
+        return html(pages.render("index.html", lang=lang, root="/", lessons=listing,
+                                 config={"lang": lang, "page": "index"}))
+
+    @app.api_route("/lessons/{lesson_id}", methods=["GET", "HEAD"], response_class=HTMLResponse)
+    def lesson_page(lesson_id: str, request: Request, lang: str | None = None):
+        lesson = lesson_or_404(lesson_id)
+        lang = pages.pick_lang(lang)
+        view = pages.lesson_view(lesson, lang, scenarios=_scenarios_from_query(request))
+        config = pages.page_config(lesson, lang, "/", view)
+        return html(pages.render("lesson.html", lang=lang, root="/", index_href="",
+                                 lesson=view, config=config))
+
+    @app.api_route("/embed/{lesson_id}/{symbol}", methods=["GET", "HEAD"],
+                   response_class=HTMLResponse)
+    def embed_page(lesson_id: str, symbol: str, scenario: str | None = None,
+                   lang: str | None = None):
+        lesson = lesson_or_404(lesson_id)
+        block = block_or_404(lesson, symbol)
+        preset_or_404(lesson, block, scenario)
+        lang = pages.pick_lang(lang)
+        view = pages.lesson_view(lesson, lang, {symbol: scenario} if scenario else None,
+                                 only=symbol)
+        config = pages.page_config(lesson, lang, "/", view, embed=True)
+        return html(pages.render("embed.html", lang=lang, root="/", lesson=view,
+                                 block=view["blocks"][0], config=config))
+
+    @app.api_route("/api/lessons", methods=["GET", "HEAD"])
+    def api_lessons():
+        return {"lessons": [pages.lesson_api(lesson) for lesson in lessons.values()]}
+
+    @app.api_route("/api/lessons/{lesson_id}", methods=["GET", "HEAD"])
+    def api_lesson(lesson_id: str):
+        return pages.lesson_api(lesson_or_404(lesson_id))
+
+    @app.api_route("/api/lessons/{lesson_id}/blocks/{symbol}", methods=["GET", "HEAD"])
+    def api_block(lesson_id: str, symbol: str):
+        lesson = lesson_or_404(lesson_id)
+        block = block_or_404(lesson, symbol)
+        return next(b for b in pages.lesson_api(lesson)["blocks"] if b["symbol"] == block.symbol)
+
+    @app.api_route("/api/lessons/{lesson_id}/blocks/{symbol}/presets/{name}",
+                   methods=["GET", "HEAD"])
+    def api_preset(lesson_id: str, symbol: str, name: str):
+        lesson = lesson_or_404(lesson_id)
+        block = block_or_404(lesson, symbol)
+        preset_or_404(lesson, block, name)
+        preset = lesson.preset(name)
+        return {"lesson": lesson.id, "block": block.symbol, "name": name,
+                "zh": preset.zh, "en": preset.en,
+                "setup": lesson.setup_display(block.symbol, name)}
+
+    def file_response(root: Path, relpath: str, request: Request, *, immutable: bool):
+        path = assets.resolve(root, relpath)
+        if path is None:
+            raise HTTPException(404, f"not found: {relpath}")
+        chosen = assets.asset(path, request.headers.get("accept-encoding", ""),
+                              immutable=immutable)
+        if request.headers.get("if-none-match") == chosen.headers["ETag"]:
+            return Response(status_code=304, headers=chosen.headers)
+        return FileResponse(chosen.path, headers=chosen.headers,
+                            media_type=chosen.headers["Content-Type"])
+
+    @app.api_route("/static/{relpath:path}", methods=["GET", "HEAD"])
+    def static(relpath: str, request: Request):
+        return file_response(assets.STATIC_DIR, relpath, request, immutable=False)
+
+    @app.api_route("/vendor/{relpath:path}", methods=["GET", "HEAD"])
+    def vendor(relpath: str, request: Request):
+        return file_response(assets.VENDOR_DIR, relpath, request, immutable=True)
+
+    @app.api_route("/py/runtime/{name}", methods=["GET", "HEAD"])
+    def engine_file(name: str, request: Request):
+        if name not in pages.engine_files():
+            raise HTTPException(404, f"not found: {name}")
+        return file_response(pages.RUNTIME_DIR, name, request, immutable=False)
+
+    @app.api_route("/py/lessons/{relpath:path}", methods=["GET", "HEAD"])
+    def lesson_file(relpath: str, request: Request):
+        for lesson in lessons.values():
+            if relpath in lesson.files:
+                path = Path(lesson.files[relpath])
+                return file_response(path.parent, path.name, request, immutable=False)
+        raise HTTPException(404, f"not found: {relpath}")
+
+    app.state.lessons = lessons
+    return app
+
+
+def _scenarios_from_query(request: Request) -> dict[str, str]:
+    """`?scenario.child_tools=missing` picks a block's preset on the lesson page."""
+    prefix = "scenario."
+    return {k[len(prefix):]: v for k, v in request.query_params.items() if k.startswith(prefix)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="loopstep", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", help="serve the lessons over HTTP")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--lessons", type=Path, action="append",
+                       help="a lessons directory (repeatable); default: the bundled lessons")
+    serve.add_argument("--frame-ancestors", default=None,
+                       help="origins allowed to frame the pages (CSP frame-ancestors); default: any")
+    sub.add_parser("trace", help="print a block's trace (see `loopstep trace --help`)",
+                   add_help=False)
+    args, rest = parser.parse_known_args(argv)
+    if args.command == "trace":
+        from runtime import cli
+        return cli.main(rest)
+    if rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    try:
+        app = create_app(args.lessons, args.frame_ancestors)
+    except catalog.LessonError as error:
+        print(f"loopstep: {error}", file=sys.stderr)
+        return 2
+    import uvicorn
+    uvicorn.run(app, host=args.host, port=args.port, log_level="info")
+    return 0
+
+
+def __getattr__(name: str):
+    """`uvicorn server:app` gets the app for the bundled lessons, built on first use."""
+    if name == "app":
+        globals()["app"] = create_app()
+        return globals()["app"]
+    raise AttributeError(name)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,148 @@
+"""Browser test harness: the real server as a subprocess and a real headless Chromium.
+
+A missing browser is a failure with a message, never a skip.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from urllib.error import URLError
+from urllib.parse import urlsplit
+from urllib.request import urlopen
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent.parent
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+
+
+def chromium_path() -> str:
+    path = os.environ.get("LOOPSTEP_CHROMIUM") or "/usr/bin/chromium"
+    if not (Path(path).is_file() and os.access(path, os.X_OK)):
+        pytest.fail(
+            f"No Chromium at {path}. Run `make test` (it installs Debian's chromium as root) "
+            "or set LOOPSTEP_CHROMIUM to a Chromium/Chrome executable.", pytrace=False)
+    return path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class ServerProcess:
+    """`loopstep serve` in a subprocess, its log kept for failure reports."""
+
+    def __init__(self, args: list[str], cwd: Path = REPO):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = tempfile.TemporaryFile(mode="w+")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", "import sys, server; sys.exit(server.main(sys.argv[1:]))",
+             "serve", "--port", str(self.port), *args],
+            cwd=cwd, stdout=self.log, stderr=subprocess.STDOUT)
+        self._wait_ready()
+
+    def _wait_ready(self, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                pytest.fail(f"server exited with {self.proc.returncode}:\n{self.output()}")
+            try:
+                with urlopen(self.url + "/api/lessons", timeout=1):
+                    return
+            except (URLError, ConnectionError, TimeoutError):
+                time.sleep(0.05)  # polling a subprocess's port, not a browser wait
+        pytest.fail(f"server did not answer within {timeout}s:\n{self.output()}")
+
+    def output(self) -> str:
+        self.log.seek(0)
+        return self.log.read()
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+@pytest.fixture(scope="session")
+def server(request):
+    proc = ServerProcess([])
+    yield proc
+    proc.stop()
+    if request.session.testsfailed:
+        print("\n--- server log ---\n" + proc.output()[-8000:])
+
+
+@pytest.fixture(scope="session")
+def server_url(server) -> str:
+    return server.url
+
+
+@pytest.fixture(scope="session")
+def playwright_instance():
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as pw:
+        yield pw
+
+
+@pytest.fixture(scope="session")
+def browser_context(playwright_instance):
+    """One persistent profile for the session, so the Pyodide bundle is cached."""
+    profile = tempfile.mkdtemp(prefix="loopstep-profile-")
+    context = playwright_instance.chromium.launch_persistent_context(
+        profile, executable_path=chromium_path(), args=CHROMIUM_ARGS, headless=True,
+        viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(30_000)
+    yield context
+    context.close()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+class PageWatch:
+    """What a page did that a test must not allow: off-origin requests, console errors."""
+
+    def __init__(self, page, origin: str):
+        self.origin = origin
+        self.requests: list[str] = []
+        self.console_errors: list[str] = []
+        self.page_errors: list[str] = []
+        page.on("request", lambda r: self.requests.append(r.url))
+        page.on("console", lambda m: m.type == "error" and self.console_errors.append(m.text))
+        page.on("pageerror", lambda e: self.page_errors.append(str(e)))
+
+    def off_origin(self) -> list[str]:
+        def origin(url: str) -> str:
+            parts = urlsplit(url)
+            return f"{parts.scheme}://{parts.netloc}"
+        return [u for u in self.requests
+                if not u.startswith(("data:", "blob:")) and origin(u) != self.origin]
+
+
+@pytest.fixture
+def page(browser_context, server_url, request):
+    page = browser_context.new_page()
+    watch = PageWatch(page, server_url)
+    page.watch = watch
+    yield page
+    page.close()
+    if "allow_console_errors" not in request.keywords:
+        assert not watch.page_errors, watch.page_errors
+        assert not watch.console_errors, watch.console_errors
+    assert not watch.off_origin(), watch.off_origin()
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "allow_console_errors: the test provokes errors on purpose")

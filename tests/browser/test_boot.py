@@ -1,0 +1,31 @@
+"""The lesson page boots the bundled Pyodide in a module worker, from its own origin only."""
+import pytest
+from playwright.sync_api import expect
+
+
+@pytest.mark.allow_console_errors
+def test_code_and_gutter_are_there_before_python(page, server_url):
+    page.route("**/vendor/**", lambda route: route.abort())  # Python never arrives
+    page.goto(f"{server_url}/lessons/s06")
+    block = page.locator('[data-loopstep-block="s06/child_tools"]')
+    expect(block.locator('[data-line="1"]')).to_have_text("def child_tools(tools):")
+    expect(block.locator('button[data-gutter="7"]')).to_be_visible()
+    expect(block.locator("[data-line]")).to_have_count(8)
+
+
+def test_page_reaches_ready_with_pyodide_in_a_worker(page, server_url):
+    page.goto(f"{server_url}/lessons/s06")
+    blocks = page.locator("[data-loopstep-block]")
+    expect(blocks).to_have_count(3)
+    for i in range(3):
+        expect(blocks.nth(i)).to_have_attribute("data-state", "ready", timeout=60_000)
+    runtime = page.locator('[data-role="runtime"]')
+    expect(runtime).to_have_attribute("data-state", "ready")
+    progress = runtime.locator("progress")
+    assert progress.evaluate("p => p.value >= p.max")
+    assert any(w.url.endswith("/static/js/worker.js") for w in page.workers)
+    assert page.evaluate("typeof globalThis.loadPyodide") == "undefined"
+    assert not any("pyodide.asm" in r for r in page.evaluate(
+        "performance.getEntriesByType('resource').filter(e => e.initiatorType === 'script')"
+        ".map(e => e.name)"))
+    assert not page.watch.off_origin()

@@ -1,0 +1,187 @@
+"""In-process tests of the HTTP surface: pages, lesson data, static files, errors, headers."""
+from html.parser import HTMLParser
+
+import pytest
+from fastapi.testclient import TestClient
+
+import server
+
+BLOCKS = ("child_tools", "run_subagent", "task_result")
+
+
+@pytest.fixture(scope="module")
+def client():
+    return TestClient(server.create_app())
+
+
+class LineCollector(HTMLParser):
+    """Collects the text of every [data-line] element, per block."""
+
+    def __init__(self):
+        super().__init__()
+        self.block = None
+        self.lines: dict[str, dict[int, str]] = {}
+        self.current = None
+        self.depth = 0
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if "data-loopstep-block" in attrs:
+            self.block = attrs["data-loopstep-block"]
+            self.lines[self.block] = {}
+        if self.current is not None:
+            self.depth += 1
+        elif "data-line" in attrs:
+            self.current = int(attrs["data-line"])
+            self.lines[self.block][self.current] = ""
+            self.depth = 0
+
+    def handle_endtag(self, tag):
+        if self.current is None:
+            return
+        if self.depth == 0:
+            self.current = None
+        else:
+            self.depth -= 1
+
+    def handle_data(self, data):
+        if self.current is not None:
+            self.lines[self.block][self.current] += data
+
+
+def test_index_links_the_lesson(client):
+    r = client.get("/")
+    assert r.status_code == 200
+    assert 'href="lessons/s06"' in r.text
+
+
+def test_lesson_page_renders_each_block_line_by_line(client):
+    r = client.get("/lessons/s06")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+    parser = LineCollector()
+    parser.feed(r.text)
+    lesson = client.get("/api/lessons/s06").json()
+    for block in lesson["blocks"]:
+        shown = parser.lines[f"s06/{block['symbol']}"]
+        expected = block["code"].split("\n")
+        assert [shown[i + 1] for i in range(len(expected))] == expected
+    assert set(parser.lines) == {f"s06/{b}" for b in BLOCKS}
+
+
+def test_lesson_page_in_english(client):
+    r = client.get("/lessons/s06?lang=en")
+    assert ">Debug<" in r.text and ">调试<" not in r.text
+    assert ">调试<" in client.get("/lessons/s06").text
+
+
+def test_wasm_is_served_with_its_type_and_immutable(client):
+    r = client.get("/vendor/pyodide-314.0.8/pyodide.asm.wasm", headers={"accept-encoding": "identity"})
+    assert r.status_code == 200
+    assert r.headers["content-type"] == "application/wasm"
+    assert r.headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert r.content[:4] == b"\0asm"
+
+
+def test_precompressed_copy_is_chosen_by_accept_encoding(client):
+    url = "/vendor/pyodide-314.0.8/pyodide.asm.wasm"
+    plain = client.get(url, headers={"accept-encoding": "identity"})
+    br = client.get(url, headers={"accept-encoding": "gzip, br"})
+    assert br.headers["content-encoding"] == "br" and br.headers["vary"] == "Accept-Encoding"
+    assert br.content == plain.content  # the client decodes the brotli body
+    gz = client.get(url, headers={"accept-encoding": "gzip"})
+    assert gz.headers["content-encoding"] == "gzip" and gz.content == plain.content
+
+
+def test_module_scripts_have_a_javascript_type(client):
+    r = client.get("/vendor/pyodide-314.0.8/pyodide.mjs")
+    assert r.headers["content-type"].startswith("text/javascript")
+
+
+def test_lessons_api_lists_presets(client):
+    lessons = client.get("/api/lessons").json()["lessons"]
+    s06 = next(lesson for lesson in lessons if lesson["id"] == "s06")
+    assert {p["name"] for p in s06["presets"]} >= {"normal", "missing", "limit", "forbidden", "long"}
+    presets = {b["symbol"]: b["presets"] for b in s06["blocks"]}
+    assert presets == {"child_tools": ["normal", "missing"],
+                       "run_subagent": ["normal", "missing", "limit", "forbidden", "invalid"],
+                       "task_result": ["normal", "limit", "long"]}
+
+
+def test_preset_api_gives_the_setup_for_that_scenario(client):
+    r = client.get("/api/lessons/s06/blocks/run_subagent/presets/limit")
+    assert r.status_code == 200
+    body = r.json()
+    assert body["zh"] and body["en"]
+    assert body["setup"].startswith("scenario = 'limit'\n")
+    assert "run_subagent(task,tools,ask" in body["setup"]
+
+
+@pytest.mark.parametrize("url,reason", [
+    ("/api/lessons/nope", "unknown lesson: nope"),
+    ("/lessons/nope", "unknown lesson: nope"),
+    ("/api/lessons/s06/blocks/nope", "unknown block: s06/nope"),
+    ("/api/lessons/s06/blocks/child_tools/presets/limit", "unknown preset for s06/child_tools: limit"),
+    ("/embed/s06/child_tools?scenario=nope", "unknown preset for s06/child_tools: nope"),
+    ("/embed/s06/nope", "unknown block: s06/nope"),
+])
+def test_unknown_things_are_404_with_a_json_reason(client, url, reason):
+    r = client.get(url)
+    assert r.status_code == 404
+    assert r.headers["content-type"] == "application/json"
+    assert r.json() == {"detail": reason}
+
+
+@pytest.mark.parametrize("method,url", [("POST", "/"), ("PUT", "/api/lessons"),
+                                        ("DELETE", "/lessons/s06"), ("POST", "/api/lessons/s06")])
+def test_only_get_and_head(client, method, url):
+    assert client.request(method, url).status_code == 405
+
+
+def test_no_endpoint_accepts_a_body(client):
+    spec = client.app.openapi()
+    for path, ops in spec["paths"].items():
+        assert set(ops) <= {"get", "head"}, path
+
+
+@pytest.mark.parametrize("url", [
+    "/static/../server.py", "/static/%2e%2e/server.py", "/static/..%2fserver.py",
+    "/vendor/%2e%2e/%2e%2e/server.py", "/static//etc/passwd", "/static/%2fetc%2fpasswd",
+    "/py/lessons/../../server.py", "/py/lessons/%2e%2e/server.py", "/py/runtime/../server.py",
+    "/static/css%00.css", "/vendor/pyodide-314.0.8/pyodide.asm.wasm.br",
+])
+def test_traversal_never_escapes(client, url):
+    r = client.get(url)
+    assert r.status_code == 404
+    assert b"create_app" not in r.content and b"root:" not in r.content
+
+
+def test_security_headers_on_every_response(client):
+    for url in ("/", "/lessons/s06", "/api/lessons", "/api/lessons/nope",
+                "/vendor/pyodide-314.0.8/pyodide.mjs"):
+        headers = client.get(url).headers
+        assert headers["x-content-type-options"] == "nosniff"
+        assert headers["referrer-policy"] == "no-referrer"
+        csp = headers["content-security-policy"]
+        assert "default-src 'self'" in csp and "'wasm-unsafe-eval'" in csp
+        assert "frame-ancestors" not in csp
+
+
+def test_frame_ancestors_can_be_restricted():
+    client = TestClient(server.create_app(frame_ancestors="https://a.example"))
+    assert client.get("/").headers["content-security-policy"].endswith(
+        "; frame-ancestors https://a.example")
+
+
+def test_worker_python_files_are_served(client):
+    config_files = client.get("/lessons/s06").text
+    assert "/py/runtime/recorder.py" in config_files
+    r = client.get("/py/lessons/s06/core/runtime.py")
+    assert r.status_code == 200 and "def child_tools(tools):" in r.text
+
+
+def test_templates_have_no_inline_script_or_style(client):
+    html = client.get("/lessons/s06").text
+    assert " style=" not in html and "<style" not in html
+    scripts = html.count("<script")
+    assert scripts == html.count('<script type="module" src=') + html.count(
+        '<script type="application/json"')
