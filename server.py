@@ -15,9 +15,10 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from runtime import catalog
-from web import assets, pages
+from web import assets, pages, views
 
 HERE = Path(__file__).parent
+LINKS = views.Links(static=False)
 SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
@@ -36,6 +37,14 @@ def create_app(lessons_roots: list[Path] | None = None,
     lessons = catalog.load_lessons(lessons_roots)
     app = FastAPI(title="loopstep", version="0.1.0", docs_url=None, redoc_url=None)
     csp = content_security_policy(frame_ancestors)
+
+    def get(path: str):
+        """Register a GET route, and HEAD for it outside the schema."""
+        def register(endpoint):
+            app.add_api_route(path, endpoint, methods=["GET"])
+            app.add_api_route(path, endpoint, methods=["HEAD"], include_in_schema=False)
+            return endpoint
+        return register
 
     @app.middleware("http")
     async def security_headers(request: Request, call_next):
@@ -72,54 +81,39 @@ def create_app(lessons_roots: list[Path] | None = None,
     def html(body: str) -> HTMLResponse:
         return HTMLResponse(body, headers={"Cache-Control": "no-cache"})
 
-    @app.api_route("/", methods=["GET", "HEAD"], response_class=HTMLResponse)
+    @get("/")
     def index(lang: str | None = None):
-        lang = pages.pick_lang(lang)
-        listing = [{"href": f"lessons/{lesson.id}" + ("?lang=en" if lang == "en" else ""),
-                    "title": lesson.title[lang], "summary": lesson.summary[lang]}
-                   for lesson in lessons.values()]
-        return html(pages.render("index.html", lang=lang, root="/", lessons=listing,
-                                 config={"lang": lang, "page": "index"}))
+        return html(views.index_html(lessons, pages.pick_lang(lang), "/", LINKS))
 
-    @app.api_route("/lessons/{lesson_id}", methods=["GET", "HEAD"], response_class=HTMLResponse)
+    @get("/lessons/{lesson_id}")
     def lesson_page(lesson_id: str, request: Request, lang: str | None = None):
         lesson = lesson_or_404(lesson_id)
-        lang = pages.pick_lang(lang)
-        view = pages.lesson_view(lesson, lang, scenarios=_scenarios_from_query(request))
-        config = pages.page_config(lesson, lang, "/", view)
-        return html(pages.render("lesson.html", lang=lang, root="/", index_href="",
-                                 lesson=view, config=config))
+        return html(views.lesson_html(lesson, pages.pick_lang(lang), "/", LINKS,
+                                      _scenarios_from_query(request)))
 
-    @app.api_route("/embed/{lesson_id}/{symbol}", methods=["GET", "HEAD"],
-                   response_class=HTMLResponse)
+    @get("/embed/{lesson_id}/{symbol}")
     def embed_page(lesson_id: str, symbol: str, scenario: str | None = None,
                    lang: str | None = None):
         lesson = lesson_or_404(lesson_id)
         block = block_or_404(lesson, symbol)
         preset_or_404(lesson, block, scenario)
-        lang = pages.pick_lang(lang)
-        view = pages.lesson_view(lesson, lang, {symbol: scenario} if scenario else None,
-                                 only=symbol)
-        config = pages.page_config(lesson, lang, "/", view, embed=True)
-        return html(pages.render("embed.html", lang=lang, root="/", lesson=view,
-                                 block=view["blocks"][0], config=config))
+        return html(views.embed_html(lesson, symbol, pages.pick_lang(lang), "/", scenario))
 
-    @app.api_route("/api/lessons", methods=["GET", "HEAD"])
+    @get("/api/lessons")
     def api_lessons():
         return {"lessons": [pages.lesson_api(lesson) for lesson in lessons.values()]}
 
-    @app.api_route("/api/lessons/{lesson_id}", methods=["GET", "HEAD"])
+    @get("/api/lessons/{lesson_id}")
     def api_lesson(lesson_id: str):
         return pages.lesson_api(lesson_or_404(lesson_id))
 
-    @app.api_route("/api/lessons/{lesson_id}/blocks/{symbol}", methods=["GET", "HEAD"])
+    @get("/api/lessons/{lesson_id}/blocks/{symbol}")
     def api_block(lesson_id: str, symbol: str):
         lesson = lesson_or_404(lesson_id)
         block = block_or_404(lesson, symbol)
         return next(b for b in pages.lesson_api(lesson)["blocks"] if b["symbol"] == block.symbol)
 
-    @app.api_route("/api/lessons/{lesson_id}/blocks/{symbol}/presets/{name}",
-                   methods=["GET", "HEAD"])
+    @get("/api/lessons/{lesson_id}/blocks/{symbol}/presets/{name}")
     def api_preset(lesson_id: str, symbol: str, name: str):
         lesson = lesson_or_404(lesson_id)
         block = block_or_404(lesson, symbol)
@@ -127,7 +121,7 @@ def create_app(lessons_roots: list[Path] | None = None,
         preset = lesson.preset(name)
         return {"lesson": lesson.id, "block": block.symbol, "name": name,
                 "zh": preset.zh, "en": preset.en,
-                "setup": lesson.setup_display(block.symbol, name)}
+                "setup": pages.setup_display(lesson, block.symbol, name)}
 
     def file_response(root: Path, relpath: str, request: Request, *, immutable: bool):
         path = assets.resolve(root, relpath)
@@ -140,21 +134,21 @@ def create_app(lessons_roots: list[Path] | None = None,
         return FileResponse(chosen.path, headers=chosen.headers,
                             media_type=chosen.headers["Content-Type"])
 
-    @app.api_route("/static/{relpath:path}", methods=["GET", "HEAD"])
+    @get("/static/{relpath:path}")
     def static(relpath: str, request: Request):
         return file_response(assets.STATIC_DIR, relpath, request, immutable=False)
 
-    @app.api_route("/vendor/{relpath:path}", methods=["GET", "HEAD"])
+    @get("/vendor/{relpath:path}")
     def vendor(relpath: str, request: Request):
         return file_response(assets.VENDOR_DIR, relpath, request, immutable=True)
 
-    @app.api_route("/py/runtime/{name}", methods=["GET", "HEAD"])
+    @get("/py/runtime/{name}")
     def engine_file(name: str, request: Request):
         if name not in pages.engine_files():
             raise HTTPException(404, f"not found: {name}")
         return file_response(pages.RUNTIME_DIR, name, request, immutable=False)
 
-    @app.api_route("/py/lessons/{relpath:path}", methods=["GET", "HEAD"])
+    @get("/py/lessons/{relpath:path}")
     def lesson_file(relpath: str, request: Request):
         for lesson in lessons.values():
             if relpath in lesson.files:
@@ -182,6 +176,10 @@ def main(argv: list[str] | None = None) -> int:
                        help="a lessons directory (repeatable); default: the bundled lessons")
     serve.add_argument("--frame-ancestors", default=None,
                        help="origins allowed to frame the pages (CSP frame-ancestors); default: any")
+    export = sub.add_parser("export", help="write the whole site as static files")
+    export.add_argument("out", type=Path, help="the folder to write")
+    export.add_argument("--lessons", type=Path, action="append",
+                       help="a lessons directory (repeatable); default: the bundled lessons")
     sub.add_parser("trace", help="print a block's trace (see `loopstep trace --help`)",
                    add_help=False)
     args, rest = parser.parse_known_args(argv)
@@ -191,6 +189,11 @@ def main(argv: list[str] | None = None) -> int:
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     try:
+        if args.command == "export":
+            from web.export import export_site
+            written = export_site(args.out, catalog.load_lessons(args.lessons))
+            print(f"wrote {len(written)} pages to {args.out}")
+            return 0
         app = create_app(args.lessons, args.frame_ancestors)
     except catalog.LessonError as error:
         print(f"loopstep: {error}", file=sys.stderr)

@@ -52,7 +52,7 @@ class LineCollector(HTMLParser):
 def test_index_links_the_lesson(client):
     r = client.get("/")
     assert r.status_code == 200
-    assert 'href="lessons/s06"' in r.text
+    assert 'href="/lessons/s06"' in r.text
 
 
 def test_lesson_page_renders_each_block_line_by_line(client):

@@ -57,12 +57,21 @@ def block_view(lesson, block, lang: str, scenario: str | None = None) -> dict:
         "scenario": scenario,
         "lines": highlight_lines(block.text),
         "presets": [{"name": n, "label": preset_label(lesson, n, lang)} for n in block.presets],
-        "setup_text": lesson.setup_display(block.symbol, scenario),
+        "setup_text": setup_display(lesson, block.symbol, scenario),
     }
 
 
+def setup_display(lesson, symbol: str, scenario: str) -> str:
+    """The setup and the call entry exactly as they run for `scenario`."""
+    return lesson.setup_text(scenario) + lesson.block(symbol).entry
+
+
+def stage_lines(stage) -> list[dict]:
+    return [{"block": s.block, "from": s.first, "to": s.last} for s in stage.lines]
+
+
 def stage_view(stage, lang: str) -> dict:
-    return {"id": stage.id, "caption": getattr(stage, lang), "lines": stage.lines}
+    return {"id": stage.id, "caption": getattr(stage, lang), "lines": stage_lines(stage)}
 
 
 def lesson_view(lesson, lang: str, scenarios: dict[str, str] | None = None,
@@ -101,7 +110,7 @@ def page_config(lesson, lang: str, root: str, view: dict, *, embed: bool = False
                 "symbol": b.symbol,
                 "lineCount": len(b.text.split("\n")),
                 "presets": [{"name": n, "label": preset_label(lesson, n, lang)} for n in b.presets],
-                "setup": {n: lesson.setup_display(b.symbol, n) for n in b.presets},
+                "setup": {n: setup_display(lesson, b.symbol, n) for n in b.presets},
             }
             for b in lesson.blocks
         },
@@ -124,9 +133,9 @@ def lesson_api(lesson) -> dict:
         "summary": dict(lesson.summary),
         "presets": [{"name": p.name, "zh": p.zh, "en": p.en} for p in lesson.presets],
         "blocks": [
-            {"symbol": b.symbol, "source": b.source, "first_line": b.first_line,
+            {"symbol": b.symbol, "source": b.source, "first_line": b.def_line,
              "code": b.text, "presets": list(b.presets)}
             for b in lesson.blocks
         ],
-        "stages": [{"id": s.id, "zh": s.zh, "en": s.en, "lines": s.lines} for s in lesson.stages],
+        "stages": [{"id": s.id, "zh": s.zh, "en": s.en, "lines": stage_lines(s)} for s in lesson.stages],
     }

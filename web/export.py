@@ -1,0 +1,77 @@
+"""`loopstep export OUT_DIR`: the whole site as static files for any static host.
+
+Every page links with relative URLs, so the site works under any path prefix.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from . import assets, pages, views
+
+LINKS = views.Links(static=True)
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def _write_json(path: Path, data) -> None:
+    _write(path, json.dumps(data, ensure_ascii=False, indent=1))
+
+
+def _pages(out: Path, lessons: dict) -> None:
+    for lang in pages.LANGS:
+        prefix = "en/" if lang == "en" else ""
+        depth = prefix.count("/")
+        _write(out / prefix / "index.html", views.index_html(lessons, lang, "../" * depth, LINKS))
+        for lesson in lessons.values():
+            folder = f"lessons/{lesson.id}/{prefix}"
+            root = "../" * folder.count("/")
+            _write(out / folder / "index.html", views.lesson_html(lesson, lang, root, LINKS))
+            for block in lesson.blocks:
+                folder = f"embed/{lesson.id}/{block.symbol}/{prefix}"
+                root = "../" * folder.count("/")
+                _write(out / folder / "index.html",
+                       views.embed_html(lesson, block.symbol, lang, root))
+
+
+def _api(out: Path, lessons: dict) -> None:
+    api = out / "api" / "lessons"
+    _write_json(out / "api" / "lessons.json",
+                {"lessons": [pages.lesson_api(lesson) for lesson in lessons.values()]})
+    for lesson in lessons.values():
+        _write_json(api / f"{lesson.id}.json", pages.lesson_api(lesson))
+        for block in lesson.blocks:
+            for name in block.presets:
+                preset = lesson.preset(name)
+                _write_json(api / lesson.id / "blocks" / block.symbol / "presets" / f"{name}.json",
+                            {"lesson": lesson.id, "block": block.symbol, "name": name,
+                             "zh": preset.zh, "en": preset.en,
+                             "setup": pages.setup_display(lesson, block.symbol, name)})
+
+
+def _files(out: Path, lessons: dict) -> None:
+    shutil.copytree(assets.STATIC_DIR, out / "static", dirs_exist_ok=True)
+    shutil.copytree(assets.VENDOR_DIR, out / "vendor", dirs_exist_ok=True)
+    for name in pages.engine_files():
+        shutil.copy2(pages.RUNTIME_DIR / name, _parent(out / "py" / "runtime" / name))
+    for lesson in lessons.values():
+        for rel, path in lesson.files.items():
+            shutil.copy2(path, _parent(out / "py" / "lessons" / rel))
+
+
+def _parent(path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def export_site(out: Path, lessons: dict) -> list[Path]:
+    """Write the site for `lessons` into `out`; returns the pages written."""
+    out.mkdir(parents=True, exist_ok=True)
+    _pages(out, lessons)
+    _api(out, lessons)
+    _files(out, lessons)
+    return sorted(out.rglob("index.html"))

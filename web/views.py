@@ -1,0 +1,55 @@
+"""Whole pages, rendered the same way for the server and for the static export.
+
+`root` is the prefix that leads from the page back to the site root ("/" when
+served, "../../" and so on in an export); `links` says how pages link each other.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import pages
+
+
+@dataclass(frozen=True)
+class Links:
+    """How one page links to others: by query string (server) or by folder (export)."""
+
+    static: bool = False
+
+    def lesson(self, lesson_id: str, lang: str) -> str:
+        if self.static:
+            return f"lessons/{lesson_id}/" + ("en/" if lang == "en" else "")
+        return f"lessons/{lesson_id}" + ("?lang=en" if lang == "en" else "")
+
+    def index(self, lang: str) -> str:
+        if self.static:
+            return "en/" if lang == "en" else ""
+        return "?lang=en" if lang == "en" else ""
+
+    def other_lang(self, lang: str) -> str:
+        """From a page in `lang` to the same page in the other language."""
+        if self.static:
+            return "../" if lang == "en" else "en/"
+        return "?lang=zh" if lang == "en" else "?lang=en"
+
+
+def index_html(lessons: dict, lang: str, root: str, links: Links) -> str:
+    listing = [{"href": root + links.lesson(lesson.id, lang), "title": lesson.title[lang],
+                "summary": lesson.summary[lang]} for lesson in lessons.values()]
+    return pages.render("index.html", lang=lang, root=root, lessons=listing,
+                        lang_href=links.other_lang(lang), config={"lang": lang, "page": "index"})
+
+
+def lesson_html(lesson, lang: str, root: str, links: Links,
+                scenarios: dict[str, str] | None = None) -> str:
+    view = pages.lesson_view(lesson, lang, scenarios)
+    config = pages.page_config(lesson, lang, root, view)
+    return pages.render("lesson.html", lang=lang, root=root, lesson=view, config=config,
+                        index_href=root + links.index(lang), lang_href=links.other_lang(lang))
+
+
+def embed_html(lesson, symbol: str, lang: str, root: str, scenario: str | None = None) -> str:
+    view = pages.lesson_view(lesson, lang, {symbol: scenario} if scenario else None, only=symbol)
+    config = pages.page_config(lesson, lang, root, view, embed=True)
+    return pages.render("embed.html", lang=lang, root=root, lesson=view,
+                        block=view["blocks"][0], config=config)
