@@ -1,0 +1,162 @@
+"""Event sources: turn interpreter events into calls on a dispatcher.
+
+Both backends speak one vocabulary to the dispatcher (see steps.TraceBuilder):
+
+    on_call(frame)             a traced frame starts or resumes
+    on_line(frame, line)       a line (absolute) is about to run in a traced frame
+    on_jump(frame)             a backward jump inside a traced frame (raw event only)
+    on_return(frame, value)    a traced frame returns or yields
+    on_exception(frame, exc)   an exception is raised in or passes through a traced frame
+    on_unwind(frame, exc)      a traced frame is left by an exception
+
+Only code objects in ``targets`` produce events. ``sys.monitoring`` (3.12+)
+enables local events on exactly those code objects, so everything else runs at
+full speed; RAISE and PY_UNWIND are global events, filtered by code object.
+``sys.settrace`` (3.11) installs a local tracer only on frames of those code objects.
+"""
+
+import dis
+import sys
+
+
+class StopRecording(BaseException):
+    """Raised into the traced program to end it (step cap reached)."""
+
+
+_RETURN_OPS = frozenset(dis.opmap[name] for name in
+                        ("RETURN_VALUE", "RETURN_CONST", "YIELD_VALUE") if name in dis.opmap)
+
+
+class MonitoringBackend:
+    name = "monitoring"
+
+    def __init__(self, targets, dispatcher, program_files):
+        self.targets = frozenset(targets)
+        self.dispatcher = dispatcher
+        self.program_files = frozenset(program_files)
+        self.tool = None
+
+    def start(self):
+        mon = sys.monitoring
+        for tool in (mon.DEBUGGER_ID, 1, 3, 4):
+            try:
+                mon.use_tool_id(tool, "loopstep")
+            except ValueError:
+                continue
+            self.tool = tool
+            break
+        else:
+            raise RuntimeError("no free sys.monitoring tool id")
+        ev = mon.events
+        d = self.dispatcher
+        targets = self.targets
+
+        def start(code, offset):
+            d.on_call(sys._getframe(1))
+
+        def line(code, number):
+            if code in targets:
+                d.on_line(sys._getframe(1), number)
+            elif d.stopped and code.co_filename in self.program_files:
+                raise StopRecording()
+
+        def jump(code, offset, destination):
+            if destination <= offset:
+                d.on_jump(sys._getframe(1))
+
+        def ret(code, offset, value):
+            d.on_return(sys._getframe(1), value)
+
+        def raise_(code, offset, exc):
+            if code in targets:
+                d.on_exception(sys._getframe(1), exc)
+
+        def unwind(code, offset, exc):
+            if code in targets:
+                d.on_unwind(sys._getframe(1), exc)
+
+        handlers = {ev.PY_START: start, ev.PY_RESUME: start, ev.LINE: line, ev.JUMP: jump,
+                    ev.PY_RETURN: ret, ev.PY_YIELD: ret, ev.RAISE: raise_,
+                    ev.PY_UNWIND: unwind}
+        for event, handler in handlers.items():
+            mon.register_callback(self.tool, event, handler)
+        self.events = list(handlers)
+        local = (ev.PY_START | ev.PY_RESUME | ev.LINE | ev.JUMP | ev.PY_RETURN | ev.PY_YIELD)
+        for code in self.targets:
+            mon.set_local_events(self.tool, code, local)
+        mon.set_events(self.tool, ev.RAISE | ev.PY_UNWIND)
+        d.on_stop = self._stopped
+
+    def _stopped(self):
+        # From now on every line of the program raises, so catching the stop is useless.
+        ev = sys.monitoring.events
+        sys.monitoring.set_events(self.tool, ev.RAISE | ev.PY_UNWIND | ev.LINE)
+
+    def stop(self):
+        if self.tool is None:
+            return
+        mon = sys.monitoring
+        mon.set_events(self.tool, 0)
+        for code in self.targets:
+            mon.set_local_events(self.tool, code, 0)
+        for event in self.events:
+            mon.register_callback(self.tool, event, None)
+        mon.free_tool_id(self.tool)
+        self.tool = None
+
+
+class SettraceBackend:
+    name = "settrace"
+
+    def __init__(self, targets, dispatcher, program_files):
+        self.targets = frozenset(targets)
+        self.dispatcher = dispatcher
+        self.saved = None
+
+    def start(self):
+        d = self.dispatcher
+        targets = self.targets
+
+        def local(frame, event, arg):
+            if event == "line":
+                d.on_line(frame, frame.f_lineno)
+            elif event == "return":
+                code = frame.f_code
+                lasti = frame.f_lasti
+                if lasti >= 0 and code.co_code[lasti] not in _RETURN_OPS:
+                    d.on_unwind(frame, None)
+                else:
+                    d.on_return(frame, arg)
+            elif event == "exception":
+                d.on_exception(frame, arg[1])
+            return local
+
+        def global_(frame, event, arg):
+            if event == "call" and frame.f_code in targets:
+                d.on_call(frame)
+                return local
+            return None
+
+        self.saved = sys.gettrace()
+        sys.settrace(global_)
+
+    def stop(self):
+        sys.settrace(self.saved)
+        self.saved = None
+
+
+def available():
+    """Backend names usable in this interpreter, preferred first."""
+    names = []
+    if hasattr(sys, "monitoring"):
+        names.append("monitoring")
+    names.append("settrace")
+    return names
+
+
+def make(name, targets, dispatcher, program_files):
+    name = name or available()[0]
+    if name not in available():
+        raise ValueError(f"backend {name!r} is not available here (have {available()})")
+    cls = MonitoringBackend if name == "monitoring" else SettraceBackend
+    return cls(targets, dispatcher, program_files)

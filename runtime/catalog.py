@@ -1,0 +1,267 @@
+"""Lessons: read ``lesson.toml`` from the lessons roots, resolve and validate files.
+
+A lessons root is a folder; a lesson is a sub-folder of a root holding
+``lesson.toml``. Every path in ``lesson.toml`` is relative to a lessons root and is
+looked up in each root in order. See docs/design.md, "Lessons".
+"""
+
+import ast
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+import tomllib
+
+from .statements import find_function
+
+HERE = Path(__file__).parent
+BUNDLED_ROOTS = (HERE / "lessons", HERE.parent / "stubs")
+LANGS = ("zh", "en")
+
+
+class LessonError(ValueError):
+    """A lesson that cannot be loaded; the message names the file and the reason."""
+
+    def __init__(self, where, reason):
+        super().__init__(f"{where}: {reason}")
+        self.where = str(where)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Preset:
+    name: str
+    zh: str
+    en: str
+
+
+@dataclass(frozen=True)
+class Block:
+    symbol: str
+    source: str          # path relative to a lessons root
+    def_line: int        # absolute line of the ``def`` in the source file
+    end_line: int        # absolute last line of the function
+    code_line: int       # first line of the code object (the first decorator, if any)
+    text: str            # the displayed source: def line .. end line, no final newline
+    presets: tuple
+    entry: str           # the call entry text
+    entry_path: str      # the file name the entry runs under
+
+    @property
+    def line_count(self):
+        return self.end_line - self.def_line + 1
+
+
+@dataclass(frozen=True)
+class StageLines:
+    block: str
+    first: int           # 1-based within the displayed function
+    last: int
+
+
+@dataclass(frozen=True)
+class Stage:
+    id: str
+    zh: str
+    en: str
+    lines: tuple
+
+
+@dataclass(frozen=True)
+class Program:
+    path: str            # the file name the text is compiled under
+    text: str
+
+
+@dataclass(frozen=True)
+class Lesson:
+    id: str
+    title: dict
+    summary: dict
+    setup: str
+    modules: tuple
+    presets: tuple
+    blocks: tuple
+    stages: tuple
+    files: dict = field(repr=False)   # relative path -> absolute Path, all the lesson needs
+
+    def block(self, symbol):
+        for block in self.blocks:
+            if block.symbol == symbol:
+                return block
+        raise KeyError(f"lesson {self.id} has no block {symbol!r}")
+
+    def preset(self, name):
+        for preset in self.presets:
+            if preset.name == name:
+                return preset
+        raise KeyError(f"lesson {self.id} has no preset {name!r}")
+
+    def read(self, path):
+        return _read(self.files[path])
+
+    def setup_text(self, scenario):
+        """The setup program: the scenario line, then the setup file as on disk."""
+        self.preset(scenario)
+        return f"scenario = {scenario!r}\n" + self.read(self.setup)
+
+    def programs(self, symbol, scenario):
+        """The texts run for a block, in order: setup, each module, the entry."""
+        block = self.block(symbol)
+        texts = [Program(self.setup, self.setup_text(scenario))]
+        texts += [Program(path, self.read(path)) for path in self.modules]
+        texts.append(Program(block.entry_path, block.entry))
+        return texts
+
+
+def _read(path):
+    return Path(path).read_bytes().decode("utf-8")
+
+
+def _roots(roots):
+    return [Path(root) for root in (BUNDLED_ROOTS if roots is None else roots)]
+
+
+def _check_relative(where, value):
+    if not isinstance(value, str) or not value:
+        raise LessonError(where, f"expected a relative path, got {value!r}")
+    path = PurePosixPath(value)
+    if path.is_absolute() or value.startswith(("/", "\\")) or ":" in path.parts[0] \
+            or ".." in path.parts or "\\" in value:
+        raise LessonError(where, f"path {value!r} must be relative, without '..'")
+    return value
+
+
+def resolve(value, roots, where):
+    """The absolute path of a lesson-relative path: the first root that has it."""
+    _check_relative(where, value)
+    for root in roots:
+        candidate = root / value
+        if candidate.is_file():
+            return candidate
+    names = ", ".join(str(root) for root in roots)
+    raise LessonError(where, f"file {value!r} not found in the lessons roots ({names})")
+
+
+def _text(table, key, where):
+    value = table.get(key)
+    if not isinstance(value, str):
+        raise LessonError(where, f"missing text {key!r}")
+    return value
+
+
+def _langs(table, key, where):
+    inner = table.get(key)
+    if not isinstance(inner, dict):
+        raise LessonError(where, f"missing table {key!r} with {'/'.join(LANGS)}")
+    return {lang: _text(inner, lang, f"{where} [{key}]") for lang in LANGS}
+
+
+def _block(lesson_id, raw, roots, where, preset_names):
+    symbol = _text(raw, "symbol", where)
+    source = _text(raw, "source", where)
+    here = f"{where} (block {symbol})"
+    path = resolve(source, roots, here)
+    text = _read(path)
+    try:
+        tree = ast.parse(text, filename=source)
+    except SyntaxError as error:
+        raise LessonError(path, f"syntax error on line {error.lineno}: {error.msg}") from None
+    node = find_function(tree, symbol)
+    if node is None:
+        raise LessonError(path, f"no top-level function {symbol!r} (block {symbol} of {where})")
+    lines = text.split("\n")
+    shown = "\n".join(lines[node.lineno - 1:node.end_lineno])
+    code_line = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+    presets = raw.get("presets", [])
+    if not isinstance(presets, list):
+        raise LessonError(here, "presets must be a list of preset names")
+    for name in presets:
+        if name not in preset_names:
+            raise LessonError(here, f"names unknown preset {name!r}")
+    entry = _text(raw, "entry", here)
+    return Block(symbol, source, node.lineno, node.end_lineno, code_line, shown,
+                 tuple(presets), entry, f"{lesson_id}/entry/{symbol}.py")
+
+
+def _stage(raw, where, blocks):
+    stage_id = _text(raw, "id", where)
+    here = f"{where} (stage {stage_id})"
+    spans = []
+    for span in raw.get("lines", []):
+        name = span.get("block")
+        if name not in blocks:
+            raise LessonError(here, f"names unknown block {name!r}")
+        first, last = span.get("from"), span.get("to")
+        count = blocks[name].line_count
+        if not (isinstance(first, int) and isinstance(last, int) and 1 <= first <= last <= count):
+            raise LessonError(here, f"lines {first}..{last} are outside block {name} "
+                                    f"(lines 1..{count})")
+        spans.append(StageLines(name, first, last))
+    return Stage(stage_id, _text(raw, "zh", here), _text(raw, "en", here), tuple(spans))
+
+
+def load_lesson_file(lesson_id, toml_path, roots):
+    """Parse and validate one lesson; raise LessonError naming the file and reason."""
+    where = f"{lesson_id}/lesson.toml"
+    try:
+        data = tomllib.loads(_read(toml_path))
+    except tomllib.TOMLDecodeError as error:
+        raise LessonError(toml_path, f"invalid TOML: {error}") from None
+    files = {where: Path(toml_path)}
+    setup = _text(data, "setup", where)
+    files[setup] = resolve(setup, roots, f"{where} [setup]")
+    modules = data.get("modules", [])
+    if not isinstance(modules, list):
+        raise LessonError(where, "modules must be a list of paths")
+    for module in modules:
+        files[module] = resolve(module, roots, f"{where} [modules]")
+    presets = []
+    for raw in data.get("presets", []):
+        presets.append(Preset(_text(raw, "name", where), _text(raw, "zh", where),
+                              _text(raw, "en", where)))
+    names = {preset.name for preset in presets}
+    for raw in data.get("presets", []):
+        for symbol in raw.get("blocks", []):
+            if symbol not in {b.get("symbol") for b in data.get("blocks", [])}:
+                raise LessonError(where, f"preset {raw['name']} names unknown block {symbol!r}")
+    blocks = {}
+    for raw in data.get("blocks", []):
+        block = _block(lesson_id, raw, roots, where, names)
+        if block.source not in modules:
+            raise LessonError(where, f"block {block.symbol}: source {block.source!r} "
+                                     "is not one of the modules")
+        if block.symbol in blocks:
+            raise LessonError(where, f"block {block.symbol} is listed twice")
+        files[block.source] = resolve(block.source, roots, where)
+        blocks[block.symbol] = block
+    stages = tuple(_stage(raw, where, blocks) for raw in data.get("stages", []))
+    return Lesson(lesson_id, _langs(data, "title", where), _langs(data, "summary", where),
+                  setup, tuple(modules), tuple(presets), tuple(blocks.values()), stages, files)
+
+
+def _lesson_dirs(roots):
+    found = {}
+    for root in roots:
+        if not root.is_dir():
+            continue
+        for child in sorted(root.iterdir()):
+            toml_path = child / "lesson.toml"
+            if child.name not in found and toml_path.is_file():
+                found[child.name] = toml_path
+    return found
+
+
+def load_lessons(roots=None):
+    """All lessons of the roots (bundled roots when None), by id, in id order."""
+    roots = _roots(roots)
+    return {lesson_id: load_lesson_file(lesson_id, path, roots)
+            for lesson_id, path in _lesson_dirs(roots).items()}
+
+
+def load_lesson(lesson_id, roots=None):
+    """One lesson by id; KeyError when no root has it."""
+    roots = _roots(roots)
+    _check_relative("lesson id", lesson_id)
+    path = _lesson_dirs(roots).get(lesson_id)
+    if path is None:
+        raise KeyError(f"no lesson {lesson_id!r}")
+    return load_lesson_file(lesson_id, path, roots)

@@ -1,0 +1,159 @@
+"""Record a block of a lesson: run its programs and return the trace (format 1).
+
+See docs/design.md, "How a block runs" and "Trace format". This is the one entry
+point shared by the CPython tests, the CLI and the browser worker (Pyodide).
+"""
+
+import ast
+import builtins
+import io
+import linecache
+import sys
+import traceback
+import types
+
+from . import backends
+from .backends import StopRecording
+from .catalog import load_lesson
+from .statements import find_function, statement_ranges
+from .steps import TraceBuilder
+
+FORMAT = 1
+DEFAULT_MAX_STEPS = 100_000
+_INLINED = frozenset({"<listcomp>", "<dictcomp>", "<setcomp>"})
+
+
+class Output(io.TextIOBase):
+    """Captured stdout/stderr; ``units`` is its length in UTF-16 code units."""
+
+    def __init__(self):
+        self.parts = []
+        self.units = 0
+
+    def writable(self):
+        return True
+
+    def write(self, text):
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        self.parts.append(text)
+        self.units += len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+        return len(text)
+
+    def getvalue(self):
+        return "".join(self.parts)
+
+
+def _nested_codes(code):
+    found, todo = [], [code]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        todo.extend(c for c in current.co_consts if isinstance(c, types.CodeType))
+    return found
+
+
+def _targets(module_code, symbol, first, last):
+    """The displayed function's code object and the traced codes (it and all nested)."""
+    for code in _nested_codes(module_code):
+        if code.co_name == symbol and first <= code.co_firstlineno <= last \
+                and code is not module_code:
+            break
+    else:
+        raise LookupError(f"function {symbol} not found in compiled module")
+    inline = sys.version_info < (3, 12)
+    traced = [c for c in _nested_codes(code) if not (inline and c.co_name in _INLINED)]
+    return code, traced
+
+
+def _traceback_text(exc, program_files):
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename not in program_files:
+        tb = tb.tb_next
+    return "".join(traceback.format_exception(type(exc), exc, tb))
+
+
+def _run(codes, builder, backend, program_files):
+    """Execute the program codes in one namespace; return (status, message, traceback)."""
+    namespace = {"__name__": "__main__", "__builtins__": builtins}
+    try:
+        backend.start()
+        try:
+            for code in codes:
+                exec(code, namespace)
+        finally:
+            backend.stop()
+    except StopRecording:
+        pass
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:
+        if not builder.stopped:
+            message = f"{type(exc).__name__}: {exc}"
+            return "exception", message, _traceback_text(exc, program_files)
+    if builder.internal_error:
+        raise RuntimeError("recorder failure:\n" + builder.internal_error)
+    if builder.stopped:
+        return "step_limit", builder.message, ""
+    return "finished", None, ""
+
+
+def record(lesson, block, scenario, *, roots=None, max_steps=DEFAULT_MAX_STEPS,
+           backend=None):
+    """Run ``block`` of ``lesson`` under preset ``scenario``; return the trace dict.
+
+    ``roots``: lessons roots (None: the bundled ones). ``backend``: "monitoring"
+    or "settrace" (None: the best this interpreter has).
+    """
+    if not isinstance(max_steps, int) or max_steps < 1:
+        raise ValueError("max_steps must be a positive integer")
+    spec = load_lesson(lesson, roots)
+    shown = spec.block(block)
+    programs = spec.programs(block, scenario)
+    codes = [compile(p.text, p.path, "exec", dont_inherit=True) for p in programs]
+    source_index = 1 + spec.modules.index(shown.source)
+    source_text = programs[source_index].text
+    function = find_function(ast.parse(source_text, shown.source), block)
+    main_code, traced = _targets(codes[source_index], block, shown.code_line, shown.def_line)
+    program_files = {p.path for p in programs}
+
+    output = Output()
+    builder = TraceBuilder(def_line=shown.def_line, ranges=statement_ranges(function),
+                           main_code=main_code, root_codes=codes,
+                           program_files=program_files, output=output,
+                           max_steps=max_steps)
+    engine = backends.make(backend, traced, builder, program_files)
+
+    saved_lines = {p.path: linecache.cache.get(p.path) for p in programs}
+    for p in programs:
+        linecache.cache[p.path] = (len(p.text), None, p.text.splitlines(True), p.path)
+    saved_io = sys.stdout, sys.stderr, sys.stdin
+    sys.stdout = sys.stderr = output
+    sys.stdin = io.StringIO("")
+    try:
+        status, message, tb_text = _run(codes, builder, engine, program_files)
+        if tb_text:
+            output.write(tb_text)
+    finally:
+        sys.stdout, sys.stderr, sys.stdin = saved_io
+        for path, entry in saved_lines.items():
+            if entry is None:
+                linecache.cache.pop(path, None)
+            else:
+                linecache.cache[path] = entry
+
+    info = sys.version_info
+    return {
+        "format": FORMAT,
+        "lesson": spec.id, "block": block, "scenario": scenario,
+        "python": f"{info.major}.{info.minor}.{info.micro}",
+        "backend": engine.name,
+        "first_line": shown.def_line,
+        "status": status,
+        "message": message,
+        "stdout": output.getvalue(),
+        "result": builder.result,
+        "error": builder.error,
+        "stacks": builder.stacks,
+        "steps": builder.steps,
+    }

@@ -1,0 +1,138 @@
+"""Bounded, JSON-safe encoding of Python values for the trace (the VALUE spec).
+
+A VALUE is a JSON string (a leaf, as its repr), ``["str", repr_of_prefix, length]``
+for a long string, or ``[kind, length, item, ...]`` for dict/list/tuple/set, where
+a dict item is ``[key, value]``. Encoding is iterative (no recursion, whatever
+the nesting), never calls ``__repr__`` of the containers it knows, and is bounded
+by the item, depth, string and node limits below.
+"""
+
+from collections import deque
+import re
+import types
+
+MAX_ITEMS = 50      # items shown per container
+MAX_DEPTH = 4       # containers nested deeper than this show no items
+MAX_CHARS = 200     # characters kept of a string or leaf repr
+MAX_NODES = 1000    # items encoded per value in total (breadth first)
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+_FUNCTIONS = (types.FunctionType, types.BuiltinFunctionType, types.MethodType,
+              types.BuiltinMethodType, types.MethodWrapperType,
+              types.WrapperDescriptorType, types.MethodDescriptorType)
+_CYCLE_MARK = {"dict": "{...}", "list": "[...]", "tuple": "(...)", "set": "{...}"}
+
+# Types whose values never change in place: equal identity means equal encoding.
+IMMUTABLE_SCALARS = frozenset({int, float, complex, bool, str, bytes, type(None)})
+
+
+def _cut(text):
+    if len(text) <= MAX_CHARS:
+        return text
+    return text[:MAX_CHARS - 1] + "…"
+
+
+def _kind(value):
+    if isinstance(value, dict):
+        return "dict"
+    if isinstance(value, list):
+        return "list"
+    if isinstance(value, tuple):
+        return "tuple"
+    if isinstance(value, (set, frozenset)):
+        return "set"
+    return None
+
+
+def leaf(value):
+    """The leaf text of a value that is not a known container."""
+    if isinstance(value, str):
+        text = str.__repr__(value) if len(value) <= MAX_CHARS else None
+        if text is not None:
+            return text
+        return ["str", str.__repr__(value[:MAX_CHARS]), len(value)]
+    if value is None or isinstance(value, (bool, float, complex)):
+        return repr(value)
+    if isinstance(value, int):
+        try:
+            return _cut(int.__repr__(value))
+        except ValueError:
+            return f"<int of {value.bit_length()} bits>"
+    if isinstance(value, _FUNCTIONS):
+        return f"<function {getattr(value, '__name__', '?')}>"
+    if isinstance(value, types.ModuleType):
+        return f"<module '{value.__name__}'>"
+    if isinstance(value, type):
+        if type(value).__repr__ is type.__repr__:
+            return f"<class '{_class_name(value)}'>"
+    cls = type(value)
+    if cls.__repr__ is object.__repr__:
+        return f"<{cls.__qualname__} object>"
+    try:
+        text = repr(value)
+    except BaseException:  # a failing user __repr__ must not break the trace
+        return f"<{cls.__qualname__} object>"
+    if not isinstance(text, str):
+        return f"<{cls.__qualname__} object>"
+    return _cut(_ADDRESS.sub("", text))
+
+
+def _class_name(cls):
+    module = getattr(cls, "__module__", None)
+    if module in (None, "builtins"):
+        return cls.__qualname__
+    return f"{module}.{cls.__qualname__}"
+
+
+def _items(kind, value):
+    """The items a container shows, in a deterministic order."""
+    if kind == "dict":
+        source = dict.items(value)
+    elif kind == "set":
+        try:
+            source = sorted(value)
+        except Exception:
+            source = sorted(value, key=lambda item: (type(item).__qualname__, str(leaf(item))))
+    else:
+        source = value
+    shown = []
+    for item in source:
+        if len(shown) == MAX_ITEMS:
+            break
+        shown.append(item)
+    return shown
+
+
+def encode(value):
+    """Encode ``value`` as a VALUE (see the module docstring)."""
+    root = [None]
+    budget = MAX_NODES
+    queue = deque([(value, 1, root, 0, ())])
+    while queue:
+        item, depth, slot, index, ancestors = queue.popleft()
+        kind = _kind(item)
+        if kind is None:
+            slot[index] = leaf(item)
+            continue
+        ident = id(item)
+        if ident in ancestors:
+            slot[index] = _CYCLE_MARK[kind]
+            continue
+        size = len(item)
+        node = [kind, size]
+        slot[index] = node
+        if depth > MAX_DEPTH or not size or budget <= 0:
+            continue
+        shown = _items(kind, item)[:budget]
+        budget -= len(shown)
+        inner = ancestors + (ident,)
+        for child in shown:
+            if kind == "dict":
+                pair = [None, None]
+                node.append(pair)
+                queue.append((child[0], depth + 1, pair, 0, inner))
+                queue.append((child[1], depth + 1, pair, 1, inner))
+            else:
+                node.append(None)
+                queue.append((child, depth + 1, node, len(node) - 1, inner))
+    return root[0]
