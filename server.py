@@ -91,13 +91,21 @@ def create_app(lessons_roots: list[Path] | None = None,
         return html(views.lesson_html(lesson, pages.pick_lang(lang), "/", LINKS,
                                       _scenarios_from_query(request)))
 
-    @get("/embed/{lesson_id}/{symbol}")
     def embed_page(lesson_id: str, symbol: str, scenario: str | None = None,
                    lang: str | None = None):
         lesson = lesson_or_404(lesson_id)
         block = block_or_404(lesson, symbol)
         preset_or_404(lesson, block, scenario)
         return html(views.embed_html(lesson, symbol, pages.pick_lang(lang), "/", scenario))
+
+    def embed_page_en(lesson_id: str, symbol: str, scenario: str | None = None):
+        return embed_page(lesson_id, symbol, scenario, "en")
+
+    # /embed/L/S?lang=en, and the folder forms /embed/L/S/ and /embed/L/S/en/ that
+    # a static export also has, so that embed.js works with either.
+    get("/embed/{lesson_id}/{symbol}")(embed_page)
+    get("/embed/{lesson_id}/{symbol}/")(embed_page)
+    get("/embed/{lesson_id}/{symbol}/en/")(embed_page_en)
 
     @get("/api/lessons")
     def api_lessons():
@@ -136,7 +144,9 @@ def create_app(lessons_roots: list[Path] | None = None,
 
     @get("/static/{relpath:path}")
     def static(relpath: str, request: Request):
-        return file_response(assets.STATIC_DIR, relpath, request, immutable=False)
+        response = file_response(assets.STATIC_DIR, relpath, request, immutable=False)
+        response.headers["Access-Control-Allow-Origin"] = "*"  # embed.js on any host page
+        return response
 
     @get("/vendor/{relpath:path}")
     def vendor(relpath: str, request: Request):
