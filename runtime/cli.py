@@ -1,0 +1,131 @@
+"""``loopstep trace LESSON/BLOCK --scenario NAME``: print a recorded trace.
+
+Also runnable as ``python -m runtime.cli trace ...``.
+"""
+
+import argparse
+import json
+import sys
+
+from .catalog import LessonError, load_lesson
+from .recorder import DEFAULT_MAX_STEPS, record
+
+_PREVIEW = 60   # characters of a changed value shown per line
+
+
+def render(value):
+    """A VALUE as short Python-like text (iterative: nested lists are flattened)."""
+    parts = []
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, str):
+            parts.append(item)
+        elif isinstance(item, tuple):          # a literal piece of punctuation
+            parts.append(item[0])
+        elif item and item[0] == "str":
+            parts.append(f"{item[1]}…({item[2]} chars)")
+        else:
+            kind, size, items = item[0], item[1], item[2:]
+            opener, closer = {"dict": ("{", "}"), "list": ("[", "]"),
+                              "tuple": ("(", ")"), "set": ("{", "}")}[kind]
+            pieces = [(opener,)]
+            for index, child in enumerate(items):
+                if index:
+                    pieces.append((", ",))
+                if kind == "dict":
+                    pieces += [child[0], (": ",), child[1]]
+                else:
+                    pieces.append(child)
+            if len(items) < size:
+                pieces.append((", …",) if items else ("…",))
+            pieces.append((closer,))
+            todo.extend(reversed(pieces))
+    return "".join(parts)
+
+
+def _short(text):
+    return text if len(text) <= _PREVIEW else text[:_PREVIEW - 1] + "…"
+
+
+def _print_step(index, step, lines, out, previous_out):
+    span = f"{step['line']}" if step["end"] == step["line"] else f"{step['line']}-{step['end']}"
+    code = lines[step["line"] - 1].strip() if 1 <= step["line"] <= len(lines) else ""
+    where = f"{step['fn']}#{step['frame']}"
+    print(f"{index:>5} {step['event']:<9} L{span:<6} {'  ' * (step['depth'] - 1)}{where}: {code}")
+    for name, value in step["set"].items():
+        print(f"{'':>17}{name} = {_short(render(value))}")
+    for name in step.get("del", []):
+        print(f"{'':>17}del {name}")
+    if "ret" in step:
+        print(f"{'':>17}-> {_short(render(step['ret']))}")
+    if "exc" in step:
+        print(f"{'':>17}!! {step['exc']['type']}: {step['exc']['message']}")
+    if step["out"] > previous_out:
+        for text in _utf16_slice(out, previous_out, step["out"]).splitlines():
+            print(f"{'':>17}> {text}")
+
+
+def _utf16_slice(text, start, end):
+    data = text.encode("utf-16-le")
+    return data[2 * start:2 * end].decode("utf-16-le", errors="replace")
+
+
+def _parser():
+    parser = argparse.ArgumentParser(
+        prog="loopstep", description="Record and print the trace of a lesson block.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    trace = commands.add_parser(
+        "trace", help="record LESSON/BLOCK under a scenario and print its steps",
+        description="Record LESSON/BLOCK (e.g. s06/run_subagent) in this Python and print "
+                    "each step: index, event, line range (1 = the def line), function#frame, "
+                    "the code, changed locals and new output.")
+    trace.add_argument("target", metavar="LESSON/BLOCK")
+    trace.add_argument("--scenario", default="normal", help="preset name (default: normal)")
+    trace.add_argument("--json", action="store_true", help="print the trace as JSON")
+    trace.add_argument("--break", dest="breakpoint", type=int, metavar="N",
+                       help="print only the steps whose statement covers line N (every hit, "
+                            "not only the first); the summary is printed as usual")
+    trace.add_argument("--max-steps", type=int, default=DEFAULT_MAX_STEPS, metavar="N",
+                       help=f"step cap (default {DEFAULT_MAX_STEPS})")
+    trace.add_argument("--lessons", action="append", metavar="DIR",
+                       help="lessons root (repeatable; default: the bundled roots)")
+    return parser
+
+
+def main(argv=None):
+    args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
+    lesson_id, _, block = args.target.partition("/")
+    try:
+        lesson = load_lesson(lesson_id, args.lessons)
+        shown = lesson.block(block)
+        trace = record(lesson_id, block, args.scenario, roots=args.lessons,
+                       max_steps=args.max_steps)
+    except (LessonError, KeyError, ValueError) as error:
+        print(f"loopstep trace: {error}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(trace, ensure_ascii=False))
+        return 0
+    lines = shown.text.split("\n")
+    print(f"{trace['lesson']}/{trace['block']} · {args.scenario} · Python {trace['python']} "
+          f"({trace['backend']}) · {len(trace['steps'])} steps")
+    previous_out = 0
+    for index, step in enumerate(trace["steps"]):
+        hit = args.breakpoint is None or step["line"] <= args.breakpoint <= step["end"]
+        if hit:
+            _print_step(index, step, lines, trace["stdout"], previous_out)
+            previous_out = step["out"]
+    print(f"status: {trace['status']}" + (f" ({trace['message']})" if trace["message"] else ""))
+    if trace["error"]:
+        error = trace["error"]
+        print(f"error: {error['type']}: {error['message']} (line {error['line']})")
+    if trace["result"] is not None:
+        print(f"result: {_short(render(trace['result']))}")
+    print("stdout:")
+    print(trace["stdout"], end="" if trace["stdout"].endswith("\n") else "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

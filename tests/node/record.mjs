@@ -1,0 +1,58 @@
+// Record traces with the runtime inside Pyodide (Node 20), for the parity tests.
+//
+//   node tests/node/record.mjs JOB.json
+//
+// JOB.json: {"indexURL": ".../web/vendor/pyodide-314.0.8/",
+//            "runtime": {"catalog.py": "/abs/path", ...},      // written to /loopstep/runtime/
+//            "lessons": {"s06/lesson.toml": "/abs/path", ...}, // written to /loopstep/lessons/
+//            "runs": [{"lesson", "block", "scenario", "maxSteps"?, "backend"?}, ...],
+//            "code": "optional Python to run after the records; its value is printed"}
+// Prints one JSON object: {"python", "boot_ms", "traces": [trace, ...], "value"}.
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import path from "node:path";
+
+const job = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const indexURL = job.indexURL.endsWith("/") ? job.indexURL : job.indexURL + "/";
+const { loadPyodide } = await import(pathToFileURL(path.join(indexURL, "pyodide.mjs")).href);
+
+const started = Date.now();
+const pyodide = await loadPyodide({ indexURL, stdout: () => {}, stderr: () => {} });
+const bootMs = Date.now() - started;
+
+function writeTree(base, files) {
+  for (const [rel, abs] of Object.entries(files)) {
+    const target = `${base}/${rel}`;
+    pyodide.FS.mkdirTree(target.slice(0, target.lastIndexOf("/")));
+    pyodide.FS.writeFile(target, readFileSync(abs));
+  }
+}
+writeTree("/loopstep/runtime", job.runtime);
+writeTree("/loopstep/lessons", job.lessons);
+
+pyodide.runPython(`
+import sys
+sys.path.insert(0, "/loopstep")
+import json
+from runtime.recorder import record
+def _record(spec):
+    spec = json.loads(spec)
+    return json.dumps(record(spec["lesson"], spec["block"], spec["scenario"],
+                             roots=["/loopstep/lessons"],
+                             max_steps=spec.get("maxSteps", 100_000),
+                             backend=spec.get("backend")), ensure_ascii=False)
+`);
+const recordOne = pyodide.globals.get("_record");
+const traces = [];
+const timings = [];
+for (const run of job.runs) {
+  const t0 = performance.now();
+  traces.push(JSON.parse(recordOne(JSON.stringify(run))));
+  timings.push(performance.now() - t0);
+}
+const value = job.code ? pyodide.runPython(job.code) : null;
+process.stdout.write(JSON.stringify({
+  python: pyodide.runPython("import sys; sys.version.split()[0]"),
+  boot_ms: bootMs, timings, traces,
+  value: value && value.toJs ? value.toJs() : value,
+}));
