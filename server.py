@@ -195,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     args, rest = parser.parse_known_args(argv)
     if args.command == "trace":
         from runtime import cli
-        return cli.main(rest)
+        return cli.main(["trace", *rest])
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     try:
