@@ -24,6 +24,7 @@ run: $(VENV)/.installed
 
 test: $(VENV)/.installed-test
 	LOOPSTEP_CHROMIUM=$$(scripts/ensure_chromium.sh) $(BIN)/python -m pytest
+	LOOPSTEP_CHROMIUM=$$(scripts/ensure_chromium.sh) $(BIN)/python -m pytest tests/browser --site=export
 
 bench: $(VENV)/.installed-test
 	LOOPSTEP_CHROMIUM=$$(scripts/ensure_chromium.sh) $(BIN)/python bench/run.py

@@ -47,11 +47,13 @@ class ServerProcess:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = tempfile.TemporaryFile(mode="w+")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", "import sys, server; sys.exit(server.main(sys.argv[1:]))",
-             "serve", "--port", str(self.port), *args],
-            cwd=cwd, stdout=self.log, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(self.command(args), cwd=cwd, stdout=self.log,
+                                     stderr=subprocess.STDOUT)
         self._wait_ready()
+
+    def command(self, args: list[str]) -> list[str]:
+        return [sys.executable, "-c", "import sys, server; sys.exit(server.main(sys.argv[1:]))",
+                "serve", "--port", str(self.port), *args]
 
     def _wait_ready(self, timeout: float = 30.0) -> None:
         deadline = time.monotonic() + timeout
@@ -59,7 +61,7 @@ class ServerProcess:
             if self.proc.poll() is not None:
                 pytest.fail(f"server exited with {self.proc.returncode}:\n{self.output()}")
             try:
-                with urlopen(self.url + "/api/lessons", timeout=1):
+                with urlopen(self.url + "/", timeout=1):
                     return
             except (URLError, ConnectionError, TimeoutError):
                 time.sleep(0.05)  # polling a subprocess's port, not a browser wait
@@ -77,9 +79,32 @@ class ServerProcess:
             self.proc.kill()
 
 
+class StaticSite(ServerProcess):
+    """`loopstep export` served by Python's plain static file server."""
+
+    def __init__(self):
+        self.folder = Path(tempfile.mkdtemp(prefix="loopstep-site-"))
+        subprocess.run([sys.executable, "-c",
+                        "import sys, server; sys.exit(server.main(sys.argv[1:]))",
+                        "export", str(self.folder)], cwd=REPO, check=True, capture_output=True)
+        super().__init__([], cwd=self.folder)
+
+    def command(self, args: list[str]) -> list[str]:
+        return [sys.executable, "-m", "http.server", str(self.port), "--bind", "127.0.0.1"]
+
+    def stop(self) -> None:
+        super().stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
-def server(request):
-    proc = ServerProcess([])
+def site_kind(request) -> str:
+    return request.config.getoption("--site")
+
+
+@pytest.fixture(scope="session")
+def server(request, site_kind):
+    proc = ServerProcess([]) if site_kind == "server" else StaticSite()
     yield proc
     proc.stop()
     if request.session.testsfailed:

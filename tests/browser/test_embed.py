@@ -1,0 +1,80 @@
+"""Blocks embedded with embed.js in a host page of another origin."""
+import functools
+import http.server
+import threading
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import PageWatch, free_port
+
+HOST_PAGE = """<!doctype html>
+<html><head><meta charset="utf-8"><title>host</title></head>
+<body>
+<h1>A lesson page elsewhere</h1>
+<div id="a" data-loopstep="s06/child_tools" data-scenario="normal"></div>
+<div id="b" data-loopstep="s06/task_result" data-scenario="long" data-lang="en"></div>
+<script type="module">
+  window.events = [];
+  window.messages = [];
+  window.addEventListener("message", (e) => window.messages.push(e.data && e.data.type));
+  for (const id of ["a", "b"]) {
+    for (const type of ["loopstep:pause", "loopstep:finish"]) {
+      document.getElementById(id).addEventListener(type, (e) =>
+        window.events.push({ id, type, detail: e.detail }));
+    }
+  }
+</script>
+<script type="module" src="{server}/static/embed.js"></script>
+</body></html>
+"""
+
+
+@pytest.fixture
+def host_url(tmp_path, server_url):
+    (tmp_path / "host.html").write_text(HOST_PAGE.replace("{server}", server_url), encoding="utf-8")
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+
+
+def test_two_embeds_run_independently_and_report_to_the_host(browser_context, server_url, host_url):
+    page = browser_context.new_page()
+    watch = PageWatch(page, server_url)
+    page.goto(f"{host_url}/host.html")
+    frames = page.locator("iframe")
+    expect(frames).to_have_count(2)
+    a = page.frame_locator("#a iframe").locator('[data-loopstep-block="s06/child_tools"]')
+    b = page.frame_locator("#b iframe").locator('[data-loopstep-block="s06/task_result"]')
+    expect(a).to_have_attribute("data-state", "ready", timeout=60_000)
+    expect(b).to_have_attribute("data-state", "ready", timeout=60_000)
+    expect(b.locator('button[data-action="run"]')).to_have_text("Run")
+
+    a.locator('button[data-gutter="7"]').click()
+    a.locator('button[data-action="debug"]').click()
+    expect(a).to_have_attribute("data-state", "paused")
+    expect(a.locator('[data-var="selected"] [data-role="value"]')).to_have_text("{}")
+    expect(b).to_have_attribute("data-state", "ready")
+
+    b.locator('button[data-action="run"]').click()
+    expect(b).to_have_attribute("data-state", "finished")
+    expect(b.locator('[data-role="output"]')).to_contain_text("（结论过长，已截断；请缩小子任务）")
+    expect(a).to_have_attribute("data-state", "paused")
+
+    page.wait_for_function("window.events.some(e => e.id === 'a' && e.type === 'loopstep:pause')")
+    page.wait_for_function("window.events.some(e => e.id === 'b' && e.type === 'loopstep:finish')")
+    pause = page.evaluate("window.events.find(e => e.type === 'loopstep:pause').detail")
+    assert pause["block"] == "s06/child_tools" and pause["line"] == 7
+    assert "loopstep:resize" in page.evaluate("window.messages")
+    # each iframe is as tall as its content, not the default height
+    heights = page.locator("iframe").evaluate_all("fs => fs.map(f => f.clientHeight)")
+    inner = [page.frame_locator(f"#{i} iframe").locator("body").evaluate(
+        "b => document.documentElement.scrollHeight") for i in ("a", "b")]
+    assert all(abs(h - c) <= 2 for h, c in zip(heights, inner)), (heights, inner)
+    allowed = {server_url, host_url}
+    assert all(any(u.startswith(o) for o in allowed) for u in watch.requests), watch.requests
+    assert not watch.page_errors and not watch.console_errors, watch.console_errors
+    page.close()
