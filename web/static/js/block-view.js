@@ -1,0 +1,157 @@
+// Rendering of one block's panes: source cursor, variables, stack, output,
+// timeline, buttons. Stateless functions of what the block controller knows.
+// Data reaches the DOM through textContent only.
+
+import { SEL } from "./selectors.js";
+import { render as renderValue } from "./values.js";
+
+const TICK_BUCKETS = 200;
+
+function el(tag, className, content) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (content !== undefined) node.textContent = content;
+  return node;
+}
+
+/** Mark the current step's lines (aria-current="step") and an error line. */
+export function renderLines(root, range, errorLine) {
+  for (const line of root.querySelectorAll(SEL.line)) {
+    const n = Number(line.dataset.line);
+    if (range && n >= range.line && n <= range.end) line.setAttribute("aria-current", "step");
+    else line.removeAttribute("aria-current");
+    if (errorLine === n) line.dataset.error = "true";
+    else delete line.dataset.error;
+  }
+}
+
+/** Scroll the first current line into view inside its code box, without moving the page. */
+export function revealCurrent(root) {
+  const line = root.querySelector(SEL.current);
+  const box = root.querySelector(".code");
+  if (!line || !box) return;
+  const top = line.offsetTop - box.offsetTop;
+  if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - line.offsetHeight) {
+    box.scrollTop = Math.max(0, top - box.clientHeight / 3);
+  }
+}
+
+/**
+ * Variables: one `[data-var]` row per bound local, changed ones marked; then the
+ * return value or the exception of a return/exception step.
+ */
+export function renderVariables(container, { locals, changed, step }, messages) {
+  const rows = [];
+  for (const [name, value] of locals ?? []) {
+    rows.push(row(name, value, changed?.has(name), messages, { var: name }));
+  }
+  if (step?.event === "return" && "ret" in step) {
+    rows.push(row(messages.get("returned"), step.ret, true, messages, { special: "return" }));
+  }
+  if (step?.event === "exception" && step.exc) {
+    rows.push(row(messages.get("raised"), `${step.exc.type}: ${step.exc.message}`, true, messages,
+      { special: "exception" }));
+  }
+  if (!rows.length && locals) rows.push(el("p", "empty", messages.get("no_variables")));
+  container.replaceChildren(...rows);
+}
+
+function row(name, value, changed, messages, data) {
+  const { value: valueEl, tree } = renderValue(value, messages);
+  const nameEl = el("span", "var-name", name);
+  let node;
+  if (tree) {
+    node = el("details", "var");
+    const summary = el("summary", "var-line");
+    summary.append(nameEl, valueEl);
+    node.append(summary, tree);
+  } else {
+    node = el("div", "var");
+    const line = el("div", "var-line");
+    line.append(nameEl, valueEl);
+    node.append(line);
+  }
+  if (data.var !== undefined) node.dataset.var = data.var;
+  if (data.special) node.dataset.special = data.special;
+  if (changed) node.dataset.changed = "true";
+  return node;
+}
+
+/** Call stack, outermost first; frames outside the displayed source greyed. */
+export function renderStack(container, frames, messages) {
+  const items = frames.map((f) => {
+    const li = el("li", "frame");
+    li.dataset.frame = f.name;
+    if (f.hidden) li.dataset.hidden = "true";
+    if (f.current) li.setAttribute("aria-current", "true");
+    li.append(el("span", "frame-name", f.name));
+    const where = f.hidden
+      ? `${f.file ?? ""}:${f.line}`
+      : messages.format("frame_line", { line: f.line });
+    li.append(el("span", "frame-where", where));
+    return li;
+  });
+  container.replaceChildren(...items);
+}
+
+/** Output so far, and the exception that left the displayed function once shown. */
+export function renderOutput(root, text, error, messages) {
+  const pre = root.querySelector(SEL.output);
+  pre.textContent = text;
+  const hint = root.querySelector(SEL.outputHint);
+  if (hint) hint.hidden = text !== "" || Boolean(error);
+  let note = root.querySelector(SEL.exception);
+  if (!error) {
+    note?.remove();
+    return;
+  }
+  if (!note) {
+    note = el("p", "exception");
+    note.dataset.role = "exception";
+    pre.after(note);
+  }
+  note.textContent = messages.format("exception_at", {
+    type: error.type, message: error.message, line: error.line,
+  });
+}
+
+/** Timeline slider over the steps, with ticks where breakpoints are hit. */
+export function renderTimeline(root, { total, index, hits }, messages) {
+  const input = root.querySelector(SEL.timeline);
+  const ticks = root.querySelector(SEL.ticks);
+  const count = root.querySelector(SEL.stepCount);
+  const max = Math.max(0, total - 1);
+  input.max = String(max);
+  input.disabled = total === 0;
+  const at = index < 0 ? max : index;
+  input.value = String(at);
+  input.setAttribute("aria-valuetext", total ? messages.format("step_of", { step: at + 1, total }) : "");
+  if (count) count.textContent = total ? messages.format("step_of", { step: at + 1, total }) : "";
+  if (ticks && hits !== undefined) renderTicks(ticks, hits, max);
+}
+
+function renderTicks(ticks, hits, max) {
+  const buckets = new Set();
+  for (const h of hits) buckets.add(max ? Math.round((h / max) * TICK_BUCKETS) : 0);
+  const nodes = [...buckets].sort((a, b) => a - b).map((b) => {
+    const tick = el("span", "tick");
+    tick.style.left = `${(b / TICK_BUCKETS) * 100}%`;
+    return tick;
+  });
+  ticks.replaceChildren(...nodes);
+}
+
+/** Enable exactly the buttons `enabled` names. */
+export function renderButtons(root, enabled) {
+  for (const button of root.querySelectorAll(SEL.action)) {
+    button.disabled = !enabled.has(button.dataset.action);
+  }
+}
+
+/** Breakpoint markers on the gutter buttons. */
+export function renderBreakpoints(root, breakpoints) {
+  for (const button of root.querySelectorAll(SEL.gutter)) {
+    const on = breakpoints.has(Number(button.dataset.gutter));
+    button.setAttribute("aria-pressed", on ? "true" : "false");
+  }
+}

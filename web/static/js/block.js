@@ -1,0 +1,327 @@
+// One debugger block: a small state machine and the controller around it.
+//
+// States (shared/contract.md): idle → loading → ready → running → paused →
+// finished | error. The state changes only through the named actions below;
+// each action checks it applies in the current state.
+
+import { SEL, EVENTS } from "./selectors.js";
+import { END, step as nextIndex, applies, hitIndices, settle } from "./stepping.js";
+import { replay } from "./replay.js";
+import * as view from "./block-view.js";
+
+const STEP_COMMANDS = ["continue", "step-over", "step-into", "step-out", "step-back"];
+export const MAX_STEPS = 1_000_000;
+
+// action → states it may start from → resulting state (null: keep the state).
+const ACTIONS = {
+  runtimeLoading: { idle: "loading", ready: "loading" },
+  runtimeReady: { idle: "ready", loading: "ready" },
+  runtimeFailed: { idle: "error", loading: "error", ready: "error" },
+  record: { idle: "running", loading: "running", ready: "running", paused: "running",
+    finished: "running", error: "running" },
+  pause: { running: "paused", paused: "paused", finished: "paused", error: "paused", ready: "paused" },
+  finish: { running: "finished", paused: "finished" },
+  raise: { running: "error", paused: "error" },
+  fail: { running: "error", paused: "error" },
+  reset: { ready: "ready", paused: "ready", finished: "ready", error: "ready" },
+  release: { paused: "ready" },
+};
+
+export class Block {
+  constructor(root, config, { client, messages, lesson, onCursor, onChange }) {
+    this.root = root;
+    this.id = root.dataset.loopstepBlock;
+    this.symbol = config.symbol;
+    this.config = config;
+    this.lesson = lesson;
+    this.client = client;
+    this.messages = messages;
+    this.onCursor = onCursor ?? (() => {});
+    this.onChange = onChange ?? (() => {});
+    this.state = root.dataset.state || "idle";
+    this.scenario = root.dataset.scenario || config.presets[0]?.name;
+    this.breakpoints = new Set();
+    this.traces = new Map();
+    this.trace = null;
+    this.replay = null;
+    this.index = null; // a step index, END when finished, null when no run is shown
+    this.failure = null;
+    this.runToken = 0;
+    this.wire();
+    this.render();
+  }
+
+  // ---- the state machine --------------------------------------------------
+
+  act(action) {
+    const next = ACTIONS[action][this.state];
+    if (next === undefined) return false;
+    this.state = next;
+    return true;
+  }
+
+  // ---- actions ------------------------------------------------------------
+
+  /** The shared runtime changed state: idle/loading/ready/failed. */
+  runtime(state, message) {
+    if (state === "loading") this.act("runtimeLoading");
+    else if (state === "ready") this.act("runtimeReady");
+    else if (state === "failed") {
+      if (this.act("runtimeFailed")) this.failure = { kind: "runtime", message };
+    }
+    this.render();
+  }
+
+  /** A toolbar command: debug, run, continue, step-*, reset. */
+  command(name) {
+    if (name === "reset") return this.reset();
+    if (name === "debug" || name === "run") return this.start(name);
+    if (!STEP_COMMANDS.includes(name) || !this.trace) return false;
+    if (this.state !== "paused" && !(name === "step-back" && this.index === END)) return false;
+    if (!applies(this.trace, this.index, name)) return false;
+    this.moveTo(nextIndex(this.trace, this.index, name, this.breakpoints));
+    return true;
+  }
+
+  /** Record (or reuse) the trace of the selected scenario, then apply debug/run. */
+  async start(command, { seek = null } = {}) {
+    if (this.failure?.kind === "runtime") return false;
+    this.onCursor(this);
+    const token = ++this.runToken;
+    let trace = this.traces.get(this.scenario);
+    if (!this.act("record")) return false;
+    if (!trace) {
+      this.failure = null;
+      this.showRun(null);
+      this.render();
+      try {
+        trace = await this.client.record({
+          lesson: this.lesson, block: this.symbol, scenario: this.scenario, maxSteps: MAX_STEPS,
+        });
+      } catch (error) {
+        if (token !== this.runToken) return false;
+        this.failure = { kind: error.kind ?? "failed", message: error.message };
+        this.act("fail");
+        this.render();
+        return false;
+      }
+      if (token !== this.runToken) return false;
+      this.traces.set(this.scenario, trace);
+    }
+    this.showRun(trace);
+    const index = seek === null ? nextIndex(trace, END, command, this.breakpoints) : settle(trace, seek);
+    this.moveTo(index);
+    return true;
+  }
+
+  showRun(trace) {
+    this.trace = trace;
+    this.replay = trace ? replay(trace) : null;
+    this.hits = trace ? hitIndices(trace, this.breakpoints) : [];
+    this.failure = null;
+  }
+
+  /** Put the cursor at `index` (END: the program ended). */
+  moveTo(index) {
+    if (!this.trace) return;
+    if (index === END) {
+      const raised = Boolean(this.trace.error) || this.trace.status === "exception";
+      if (!this.act(raised ? "raise" : "finish")) return;
+      this.index = END;
+      this.render();
+      this.emit(EVENTS.finish, {
+        status: this.state === "error" ? "error" : this.trace.status,
+        output: this.trace.stdout ?? "",
+      });
+      this.onCursor(this, { released: true });
+    } else {
+      if (!this.act("pause")) return;
+      this.index = index;
+      this.onCursor(this);
+      this.render();
+      view.revealCurrent(this.root);
+      const s = this.trace.steps[index];
+      this.emit(EVENTS.pause, { step: index, line: s.line });
+    }
+    this.onChange(this);
+  }
+
+  /** Move the cursor to a timeline position. */
+  seek(position) {
+    if (!this.trace || !["paused", "finished", "error"].includes(this.state)) return;
+    const index = settle(this.trace, position);
+    if (index !== END) this.moveTo(index);
+  }
+
+  reset() {
+    if (!this.act("reset")) return false;
+    this.runToken++;
+    this.index = null;
+    this.trace = null;
+    this.replay = null;
+    this.failure = null;
+    this.render();
+    this.onCursor(this, { released: true });
+    this.onChange(this);
+    return true;
+  }
+
+  /** Another block took the page's cursor. */
+  release() {
+    if (this.state !== "paused") return;
+    this.act("release");
+    this.index = null;
+    this.trace = null;
+    this.replay = null;
+    this.render();
+  }
+
+  /** Switch scenario: the run and the breakpoints are reset. */
+  setScenario(name) {
+    if (!this.config.presets.some((p) => p.name === name)) return false;
+    this.scenario = name;
+    this.root.dataset.scenario = name;
+    this.root.querySelector(SEL.scenario).value = name;
+    this.breakpoints.clear();
+    this.runToken++;
+    if (this.state === "running") this.state = this.client.state === "ready" ? "ready" : "loading";
+    if (!this.act("reset") && this.state === "error" && this.failure?.kind !== "runtime") {
+      this.state = "ready";
+    }
+    this.index = null;
+    this.trace = null;
+    this.replay = null;
+    this.failure = this.failure?.kind === "runtime" ? this.failure : null;
+    this.render();
+    this.onCursor(this, { released: true });
+    this.onChange(this);
+    return true;
+  }
+
+  toggleBreakpoint(line) {
+    if (!Number.isInteger(line) || line < 1 || line > this.config.lineCount) return;
+    if (this.breakpoints.has(line)) this.breakpoints.delete(line);
+    else this.breakpoints.add(line);
+    if (this.trace) this.hits = hitIndices(this.trace, this.breakpoints);
+    this.render();
+    this.onChange(this);
+  }
+
+  setBreakpoints(lines) {
+    this.breakpoints = new Set(lines.filter((n) => Number.isInteger(n) && n >= 1
+      && n <= this.config.lineCount));
+    if (this.trace) this.hits = hitIndices(this.trace, this.breakpoints);
+    this.render();
+  }
+
+  /** Whether this block shows a cursor. */
+  get hasCursor() {
+    return this.state === "paused" && this.index !== null && this.index !== END;
+  }
+
+  get currentStep() {
+    return this.hasCursor ? this.trace.steps[this.index] : null;
+  }
+
+  // ---- DOM ----------------------------------------------------------------
+
+  wire() {
+    this.root.addEventListener("click", (event) => {
+      const button = event.target.closest("button");
+      if (!button || !this.root.contains(button)) return;
+      if (button.dataset.gutter) this.toggleBreakpoint(Number(button.dataset.gutter));
+      else if (button.dataset.action) this.command(button.dataset.action);
+    });
+    this.root.querySelector(SEL.scenario).addEventListener("change", (event) => {
+      this.setScenario(event.target.value);
+    });
+    this.root.querySelector(SEL.timeline).addEventListener("input", (event) => {
+      this.seek(Number(event.target.value));
+    });
+  }
+
+  emit(type, detail) {
+    const full = { block: this.id, scenario: this.scenario, ...detail };
+    this.root.dispatchEvent(new CustomEvent(type, { detail: full, bubbles: true }));
+  }
+
+  enabledActions() {
+    const on = new Set();
+    const runnable = this.failure?.kind !== "runtime" && this.state !== "running";
+    if (runnable) on.add("debug").add("run");
+    if (["paused", "finished", "error"].includes(this.state) && this.trace) on.add("reset");
+    if (this.state === "error" && !this.trace && this.failure?.kind !== "runtime") on.add("reset");
+    if (this.trace && ["paused", "finished", "error"].includes(this.state)) {
+      for (const c of STEP_COMMANDS) {
+        if (this.index !== null && (this.state === "paused" || c === "step-back")
+          && applies(this.trace, this.index, c)) on.add(c);
+      }
+    }
+    return on;
+  }
+
+  statusText() {
+    const m = this.messages;
+    switch (this.state) {
+      case "loading":
+        return m.get("status_loading");
+      case "running":
+        return m.get("status_running");
+      case "paused":
+        return m.format("status_paused", { line: this.currentStep.line });
+      case "finished":
+        if (this.trace?.status === "step_limit") {
+          return m.format("status_step_limit", { steps: this.trace.steps.length });
+        }
+        return m.get("status_finished");
+      case "error":
+        return this.errorText();
+      default:
+        return m.get("status_idle");
+    }
+  }
+
+  errorText() {
+    const m = this.messages;
+    const f = this.failure;
+    if (f?.kind === "runtime") return m.format("status_runtime_failed", { message: f.message });
+    if (f?.kind === "timeout") return m.format("status_worker_restarted", { message: f.message });
+    if (f) return m.format("status_error_detail", { message: f.message });
+    const e = this.trace?.error;
+    if (e) return m.format("status_exception", { type: e.type, message: e.message, line: e.line });
+    return m.get("status_error");
+  }
+
+  render() {
+    const root = this.root;
+    root.dataset.state = this.state;
+    root.querySelector(SEL.status).textContent = this.statusText();
+    view.renderButtons(root, this.enabledActions());
+    view.renderBreakpoints(root, this.breakpoints);
+    const setup = root.querySelector(SEL.setupCode);
+    const setupText = this.config.setup?.[this.scenario];
+    if (setup && setupText !== undefined && setup.textContent !== setupText) setup.textContent = setupText;
+    const shown = this.trace && this.index !== null;
+    const at = shown ? this.index : null;
+    const s = shown && at !== END ? this.trace.steps[at] : null;
+    const last = shown ? this.trace.steps.at(-1) ?? null : null;
+    view.renderLines(root, s, shown && at === END ? this.trace.error?.line : undefined);
+    const vars = root.querySelector(SEL.variables);
+    const stack = root.querySelector(SEL.stack);
+    if (shown && (s || last)) {
+      const i = s ? at : this.trace.steps.length - 1;
+      view.renderVariables(vars, {
+        locals: this.replay.locals(i), changed: this.replay.changed(i), step: s ?? last,
+      }, this.messages);
+      view.renderStack(stack, s ? this.replay.stack(i) : [], this.messages);
+    } else {
+      vars.replaceChildren();
+      stack.replaceChildren();
+    }
+    view.renderOutput(root, shown ? this.replay.output(at) : "",
+      shown && at === END ? this.trace.error : null, this.messages);
+    view.renderTimeline(root, {
+      total: shown ? this.trace.steps.length : 0, index: shown ? at : 0, hits: shown ? this.hits : [],
+    }, this.messages);
+  }
+}

@@ -1,0 +1,18 @@
+// Messages: the page's one message table (config.messages), with {name} placeholders.
+
+export class Messages {
+  constructor(table) {
+    this.table = table ?? {};
+  }
+
+  /** The text for `key` (the key itself when missing, so gaps are visible). */
+  get(key) {
+    return Object.hasOwn(this.table, key) ? this.table[key] : key;
+  }
+
+  /** The text for `key` with each `{name}` replaced by `values[name]`. */
+  format(key, values = {}) {
+    return this.get(key).replace(/\{(\w+)\}/g, (whole, name) =>
+      Object.hasOwn(values, name) ? String(values[name]) : whole);
+  }
+}

@@ -1,0 +1,105 @@
+// Entry point: read the page config, wire every block, the diagram, the keys,
+// the URL state and the runtime panel; one cursor per page.
+
+import { SEL, EVENTS } from "./selectors.js";
+import { Messages } from "./messages.js";
+import { RuntimeClient } from "./runtime-client.js";
+import { RuntimeStatus } from "./runtime-status.js";
+import { Block } from "./block.js";
+import { Diagram } from "./diagram.js";
+import { installKeys } from "./keys.js";
+import * as urlState from "./url-state.js";
+import { installEmbedBridge } from "./embed-bridge.js";
+
+function readConfig() {
+  const node = document.querySelector(SEL.config);
+  return node ? JSON.parse(node.textContent) : null;
+}
+
+class Page {
+  constructor(config) {
+    this.config = config;
+    this.messages = new Messages(config.messages);
+    this.client = new RuntimeClient(config);
+    this.status = new RuntimeStatus(document.querySelector(SEL.runtime), this.messages);
+    this.diagram = new Diagram(document.querySelector(SEL.diagram), config.stages, this.messages);
+    this.blocks = [];
+    this.cursor = null;   // the block holding the page's cursor
+    this.lastUsed = null; // the block last acted on
+    this.restoring = false;
+  }
+
+  start() {
+    for (const root of document.querySelectorAll(SEL.block)) {
+      const blockConfig = this.config.blocks?.[root.dataset.loopstepBlock];
+      if (!blockConfig) continue;
+      this.blocks.push(new Block(root, blockConfig, {
+        client: this.client,
+        messages: this.messages,
+        lesson: this.config.lesson,
+        onCursor: (block, options) => this.takeCursor(block, options),
+        onChange: (block) => this.changed(block),
+      }));
+    }
+    this.client.addEventListener("state", (event) => {
+      this.status.show(event.detail);
+      for (const block of this.blocks) block.runtime(event.detail.state, event.detail.message);
+    });
+    installKeys(document, () => this.cursor ?? this.lastUsed);
+    document.addEventListener("focusin", (event) => {
+      const block = this.blockOf(event.target);
+      if (block) this.lastUsed = block;
+    });
+    if (this.blocks.length) this.client.boot();
+    this.restore();
+    document.dispatchEvent(new CustomEvent(EVENTS.init, {
+      detail: { blocks: this.blocks.map((b) => b.id) },
+    }));
+  }
+
+  blockOf(node) {
+    const root = node?.closest?.(SEL.block);
+    return this.blocks.find((b) => b.root === root) ?? null;
+  }
+
+  /** One cursor per page: a block that starts or steps takes it from the others. */
+  takeCursor(block, { released = false } = {}) {
+    this.lastUsed = block;
+    if (released) {
+      if (this.cursor === block) this.cursor = null;
+    } else {
+      for (const other of this.blocks) if (other !== block) other.release();
+      this.cursor = block;
+    }
+    this.diagram.update(this.cursor?.hasCursor ? this.cursor : null);
+  }
+
+  changed(block) {
+    this.lastUsed = block;
+    if (this.cursor === block || !block.hasCursor) {
+      this.diagram.update(this.cursor?.hasCursor ? this.cursor : null);
+    }
+    if (!this.restoring) urlState.write(block);
+  }
+
+  /** Apply the URL's block, scenario, breakpoints and step. */
+  restore() {
+    const saved = urlState.parse(window.location.hash);
+    if (!saved) return;
+    const block = this.blocks.find((b) => b.symbol === saved.block);
+    if (!block) return;
+    this.restoring = true;
+    if (saved.scenario && saved.scenario !== block.scenario) block.setScenario(saved.scenario);
+    block.setBreakpoints(saved.breakpoints);
+    this.restoring = false;
+    this.lastUsed = block;
+    if (saved.step !== null) block.start("debug", { seek: saved.step });
+  }
+}
+
+const config = readConfig();
+if (config && config.blocks) {
+  const page = new Page(config);
+  page.start();
+  if (config.embed) installEmbedBridge(window, document);
+}

@@ -1,0 +1,132 @@
+// The page's side of the Python worker: one shared worker per page.
+//
+// Boots on first need, queues record requests made before it is ready, gives
+// up on a boot that takes too long, and terminates a worker whose recording
+// runs past a wall-clock watchdog; the next request then boots a fresh one.
+//
+// Emits on itself (an EventTarget): "state" {state: idle|loading|ready|failed,
+// loaded, total, python, message}, and "restarted" {message}.
+
+export const BOOT_TIMEOUT_MS = 120_000;
+export const RECORD_TIMEOUT_MS = 30_000;
+
+export class RecordError extends Error {
+  constructor(message, kind) {
+    super(message);
+    this.kind = kind; // "failed" (Python raised), "timeout" (watchdog), "runtime" (no runtime)
+  }
+}
+
+export class RuntimeClient extends EventTarget {
+  constructor(config, { bootTimeout = BOOT_TIMEOUT_MS, recordTimeout = RECORD_TIMEOUT_MS } = {}) {
+    super();
+    const base = document.baseURI;
+    this.workerURL = new URL("worker.js", import.meta.url);
+    this.bootMessage = {
+      type: "boot",
+      indexURL: new URL(config.pyodide.indexURL, base).href,
+      sizes: config.pyodide.sizes ?? {},
+      files: (config.python.files ?? []).map((f) => ({ url: new URL(f.url, base).href, path: f.path })),
+      roots: config.python.roots ?? [],
+      sysPath: config.python.sysPath,
+    };
+    this.bootTimeout = bootTimeout;
+    this.recordTimeout = recordTimeout;
+    this.state = "idle";
+    this.worker = null;
+    this.ready = null;
+    this.pending = new Map();
+    this.nextId = 1;
+  }
+
+  setState(state, extra = {}) {
+    this.state = state;
+    this.dispatchEvent(new CustomEvent("state", { detail: { state, ...extra } }));
+  }
+
+  /** Start the worker if none runs; resolves when it can record. */
+  boot() {
+    if (this.ready) return this.ready;
+    this.ready = new Promise((resolve, reject) => {
+      const worker = new Worker(this.workerURL, { type: "module", name: "loopstep-python" });
+      this.worker = worker;
+      const timer = setTimeout(() => fail(new RecordError("timeout", "runtime")), this.bootTimeout);
+      const fail = (error) => {
+        clearTimeout(timer);
+        this.discard(worker);
+        this.setState("failed", { message: error.message });
+        reject(error);
+      };
+      worker.addEventListener("message", (event) => {
+        const m = event.data;
+        if (m.type === "progress") this.setState("loading", { loaded: m.loaded, total: m.total });
+        else if (m.type === "ready") {
+          clearTimeout(timer);
+          this.setState("ready", { python: m.python });
+          resolve();
+        } else if (m.type === "failed" && m.boot) fail(new RecordError(m.message, "runtime"));
+        else this.answer(m);
+      });
+      worker.addEventListener("error", (event) => {
+        event.preventDefault();
+        const error = new RecordError(event.message || "worker error", "runtime");
+        if (this.state !== "ready") fail(error);
+        else this.crash(worker, error.message);
+      });
+      this.setState("loading", { loaded: 0, total: 1 });
+      worker.postMessage(this.bootMessage);
+    });
+    this.ready.catch(() => {});
+    return this.ready;
+  }
+
+  /** Record a trace; resolves with the parsed trace or rejects with a RecordError. */
+  async record({ lesson, block, scenario, maxSteps }) {
+    await this.boot();
+    const id = this.nextId++;
+    const worker = this.worker;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        const message = `${this.recordTimeout / 1000} s`;
+        this.crash(worker, message);
+        this.dispatchEvent(new CustomEvent("restarted", { detail: { message } }));
+      }, this.recordTimeout);
+      this.pending.set(id, { resolve, reject, timer });
+      worker.postMessage({ type: "record", id, lesson, block, scenario, maxSteps });
+    });
+  }
+
+  answer(m) {
+    const entry = this.pending.get(m.id);
+    if (!entry) return;
+    this.pending.delete(m.id);
+    clearTimeout(entry.timer);
+    if (m.type === "trace") {
+      try {
+        entry.resolve(JSON.parse(m.json));
+      } catch (error) {
+        entry.reject(new RecordError(String(error), "failed"));
+      }
+    } else entry.reject(new RecordError(m.message, "failed"));
+  }
+
+  /** Terminate a worker that is stuck or dead; pending requests fail; the next one re-boots. */
+  crash(worker, message) {
+    this.discard(worker);
+    for (const [id, entry] of this.pending) {
+      clearTimeout(entry.timer);
+      entry.reject(new RecordError(message, "timeout"));
+      this.pending.delete(id);
+    }
+    this.setState("idle", { message });
+    this.boot();
+  }
+
+  discard(worker) {
+    worker.terminate();
+    if (this.worker === worker) {
+      this.worker = null;
+      this.ready = null;
+    }
+  }
+}

@@ -1,0 +1,34 @@
+// The runtime panel: loading progress (bytes of the boot set), ready, failed.
+
+import { SEL } from "./selectors.js";
+
+export class RuntimeStatus {
+  constructor(root, messages) {
+    this.root = root;
+    this.messages = messages;
+  }
+
+  /** Show a runtime client "state" event detail. */
+  show({ state, loaded, total, message }) {
+    if (!this.root) return;
+    const label = this.root.querySelector(SEL.runtimeLabel);
+    const bar = this.root.querySelector(SEL.runtimeProgress);
+    const m = this.messages;
+    this.root.dataset.state = state === "failed" ? "error" : state;
+    if (state === "loading") {
+      if (total) {
+        bar.max = total;
+        bar.value = Math.min(loaded ?? 0, total);
+      }
+      const percent = total ? Math.floor((100 * (loaded ?? 0)) / total) : 0;
+      label.textContent = m.format("loading_progress", { percent });
+    } else if (state === "ready") {
+      bar.value = bar.max;
+      label.textContent = m.get("ready");
+    } else if (state === "failed") {
+      label.textContent = m.format("status_runtime_failed", { message: message ?? "" });
+    } else if (message) {
+      label.textContent = m.format("status_worker_restarted", { message });
+    }
+  }
+}

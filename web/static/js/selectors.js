@@ -1,0 +1,39 @@
+// Selectors: the page contract's DOM hooks (shared/contract.md), in one table.
+
+export const SEL = Object.freeze({
+  config: "#loopstep-config",
+  block: "[data-loopstep-block]",
+  line: "[data-line]",
+  lineN: (n) => `[data-line="${Number(n)}"]`,
+  gutter: "button[data-gutter]",
+  gutterN: (n) => `button[data-gutter="${Number(n)}"]`,
+  action: "button[data-action]",
+  actionNamed: (name) => `button[data-action="${name}"]`,
+  current: '[aria-current="step"]',
+  scenario: 'select[data-role="scenario"]',
+  timeline: 'input[type=range][data-role="timeline"]',
+  ticks: '[data-role="ticks"]',
+  stepCount: '[data-role="step-count"]',
+  status: '[data-role="status"]',
+  variables: '[data-role="variables"]',
+  stack: '[data-role="stack"]',
+  output: '[data-role="output"]',
+  outputHint: '[data-role="output-hint"]',
+  exception: '[data-role="exception"]',
+  setup: 'details[data-role="setup"]',
+  setupCode: '[data-role="setup-code"]',
+  diagram: '[data-role="diagram"]',
+  stage: "[data-stage]",
+  stageFacts: '[data-role="stage-facts"]',
+  runtime: '[data-role="runtime"]',
+  runtimeLabel: '[data-role="runtime-label"]',
+  runtimeProgress: '[data-role="runtime-progress"]',
+});
+
+export const EVENTS = Object.freeze({
+  init: "loopstep:init",
+  pause: "loopstep:pause",
+  finish: "loopstep:finish",
+  resize: "loopstep:resize",
+  cursor: "loopstep:cursor",
+});

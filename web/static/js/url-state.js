@@ -1,0 +1,47 @@
+// URL state: the active block, its scenario, breakpoints and step, in the hash.
+//
+//   #b=run_subagent&s=limit&bp=15,17&step=12
+//
+// parse/format are pure; the page writes with history.replaceState so stepping
+// does not fill the history.
+
+/** {block, scenario, breakpoints, step} from a hash (or query) string; null if empty. */
+export function parse(fragment) {
+  const params = new URLSearchParams(String(fragment ?? "").replace(/^[#?]/, ""));
+  const block = params.get("b");
+  if (!block) return null;
+  const breakpoints = (params.get("bp") ?? "").split(",")
+    .map((x) => Number(x)).filter((n) => Number.isInteger(n) && n > 0);
+  const stepText = params.get("step");
+  const step = stepText !== null && /^\d+$/.test(stepText) ? Number(stepText) : null;
+  return { block, scenario: params.get("s"), breakpoints, step };
+}
+
+/** The hash for a block's state ("" when nothing is worth keeping). */
+export function format({ block, scenario, breakpoints, step }) {
+  const parts = [`b=${encodeURIComponent(block)}`];
+  if (scenario) parts.push(`s=${encodeURIComponent(scenario)}`);
+  const bps = [...(breakpoints ?? [])].sort((a, b) => a - b);
+  if (bps.length) parts.push(`bp=${bps.join(",")}`);
+  if (step !== null && step !== undefined && step >= 0) parts.push(`step=${step}`);
+  return `#${parts.join("&")}`;
+}
+
+/** The state of a block controller, for format(). */
+export function stateOf(block) {
+  return {
+    block: block.symbol,
+    scenario: block.scenario,
+    breakpoints: block.breakpoints,
+    step: block.hasCursor ? block.index : null,
+  };
+}
+
+/** Replace the location's hash without a history entry. */
+export function write(block) {
+  const hash = block ? format(stateOf(block)) : "";
+  if (hash === window.location.hash) return;
+  const url = new URL(window.location.href);
+  url.hash = hash;
+  window.history.replaceState(window.history.state, "", url.href);
+}

@@ -1,0 +1,125 @@
+// Values: a recorded VALUE (docs/design.md) as repr-like text and as a tree.
+//
+// Every piece of data reaches the DOM through textContent, never as HTML.
+// Text is built iteratively with an explicit stack; trees only go as deep as
+// the recorder kept (it shows no items past depth 4).
+
+const OPEN = { dict: "{", list: "[", tuple: "(", set: "{" };
+const CLOSE = { dict: "}", list: "]", tuple: ")", set: "}" };
+const ELLIPSIS = "…";
+
+/** Whether a VALUE is a container with items (expandable). */
+export function isContainer(v) {
+  return Array.isArray(v) && v[0] in OPEN;
+}
+
+function isCutString(v) {
+  return Array.isArray(v) && v[0] === "str";
+}
+
+/** The items of a container VALUE: [[key|null, value], …], and whether some were left out. */
+export function items(v) {
+  const kind = v[0];
+  const total = v[1];
+  const shown = v.slice(2);
+  const entries = kind === "dict" ? shown.map((kv) => [kv[0], kv[1]]) : shown.map((x) => [null, x]);
+  return { kind, total, entries, elided: shown.length < total };
+}
+
+/** One-line repr-like text of a VALUE. */
+export function text(value) {
+  const out = [];
+  // Work items: a VALUE to render, or a literal string to emit.
+  const work = [{ value }];
+  while (work.length) {
+    const item = work.pop();
+    if ("literal" in item) {
+      out.push(item.literal);
+      continue;
+    }
+    const v = item.value;
+    if (typeof v === "string") out.push(v);
+    else if (isCutString(v)) out.push(String(v[1]));
+    else if (isContainer(v)) pushContainer(work, v);
+    else out.push(v === null || v === undefined ? "None" : String(v));
+  }
+  return out.join("");
+}
+
+function pushContainer(work, v) {
+  const { kind, entries, elided, total } = items(v);
+  if (kind === "set" && total === 0) {
+    work.push({ literal: "set()" });
+    return;
+  }
+  const parts = [{ literal: OPEN[kind] }];
+  entries.forEach(([key, val], i) => {
+    if (i) parts.push({ literal: ", " });
+    if (key !== null) parts.push({ value: key }, { literal: ": " });
+    parts.push({ value: val });
+  });
+  if (elided) parts.push({ literal: entries.length ? ", " + ELLIPSIS : ELLIPSIS });
+  if (kind === "tuple" && total === 1 && !elided) parts.push({ literal: "," });
+  parts.push({ literal: CLOSE[kind] });
+  for (let i = parts.length - 1; i >= 0; i--) work.push(parts[i]);
+}
+
+/** A note for values the recorder shortened (full length of a cut string). */
+export function note(value, messages) {
+  if (isCutString(value)) return messages.format("value_length", { n: value[2] });
+  if (isContainer(value)) {
+    const { total, entries } = items(value);
+    if (entries.length < total) return messages.format("value_items", { n: total });
+  }
+  return "";
+}
+
+function el(tag, className, content) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (content !== undefined) node.textContent = content;
+  return node;
+}
+
+/**
+ * The value cell: `[data-role=value]` holding the one-line text; containers with
+ * items also get a collapsed tree below it. Returns {value, tree|null}.
+ */
+export function render(value, messages) {
+  const valueEl = el("span", "value", text(value));
+  valueEl.dataset.role = "value";
+  const hint = note(value, messages);
+  if (hint) valueEl.title = hint;
+  if (!isContainer(value) || items(value).entries.length === 0) return { value: valueEl, tree: null };
+  return { value: valueEl, tree: tree(value, messages) };
+}
+
+/** A `<ul>` tree for a container, nested containers as collapsed `<details>`. */
+export function tree(value, messages) {
+  const root = el("ul", "tree");
+  const work = [{ value, parent: root }];
+  while (work.length) {
+    const { value: v, parent } = work.pop();
+    const { entries, elided, total } = items(v);
+    for (const [key, val] of entries) {
+      const li = el("li", "tree-item");
+      const label = key === null ? null : el("span", "tree-key", text(key));
+      if (isContainer(val) && items(val).entries.length) {
+        const details = el("details", "tree-node");
+        const summary = el("summary");
+        if (label) summary.append(label, el("span", "tree-sep", ": "));
+        summary.append(el("span", "tree-value", text(val)));
+        const child = el("ul", "tree");
+        details.append(summary, child);
+        li.append(details);
+        work.push({ value: val, parent: child });
+      } else {
+        if (label) li.append(label, el("span", "tree-sep", ": "));
+        li.append(el("span", "tree-value", text(val)));
+      }
+      parent.append(li);
+    }
+    if (elided) parent.append(el("li", "tree-more", messages.format("value_items", { n: total })));
+  }
+  return root;
+}
