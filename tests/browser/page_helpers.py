@@ -1,0 +1,77 @@
+"""Small helpers shared by the debugger page's browser tests (test_page_*.py)."""
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+BOOT_TIMEOUT = 90_000
+LESSON = "s06"
+
+
+def lesson_url(server_url: str, site_kind: str = "server", lang: str = "zh", hash: str = "") -> str:
+    """The s06 lesson page, served by the app or by a static export."""
+    if site_kind == "export":
+        path = f"/lessons/{LESSON}/" + ("en/" if lang == "en" else "")
+    else:
+        path = f"/lessons/{LESSON}" + ("?lang=en" if lang == "en" else "")
+    return server_url + path + hash
+
+
+def block(page, symbol: str):
+    return page.locator(f'[data-loopstep-block="{LESSON}/{symbol}"]')
+
+
+def open_lesson(page, server_url, site_kind="server", lang="zh", hash="") -> None:
+    page.goto(lesson_url(server_url, site_kind, lang, hash))
+    for b in ("child_tools", "run_subagent", "task_result"):
+        expect(block(page, b)).not_to_have_attribute("data-state", "idle", timeout=BOOT_TIMEOUT)
+
+
+def wait_ready(b) -> None:
+    expect(b).to_have_attribute("data-state", "ready", timeout=BOOT_TIMEOUT)
+
+
+def action(b, name: str):
+    return b.locator(f'button[data-action="{name}"]')
+
+
+def press(b, name: str) -> None:
+    button = action(b, name)
+    expect(button).to_be_enabled(timeout=BOOT_TIMEOUT)
+    button.click()
+
+
+def gutter(b, line: int):
+    return b.locator(f'button[data-gutter="{line}"]')
+
+
+def toggle_breakpoint(b, line: int) -> None:
+    gutter(b, line).click()
+    expect(gutter(b, line)).to_have_attribute("aria-pressed", "true")
+
+
+def value(b, name: str):
+    """The value cell of local `name` in the variables pane."""
+    return b.locator(f'[data-role="variables"] [data-var="{name}"] [data-role="value"]')
+
+
+def current_lines(b):
+    return b.locator('[data-line][aria-current="step"]')
+
+
+def expect_paused_at(b, line: int) -> None:
+    expect(b).to_have_attribute("data-state", "paused", timeout=BOOT_TIMEOUT)
+    expect(current_lines(b).first).to_have_attribute("data-line", str(line))
+    expect(b.locator('[data-role="status"]')).to_contain_text(str(line))
+
+
+def select_scenario(b, name: str) -> None:
+    b.locator('select[data-role="scenario"]').select_option(name)
+    expect(b).to_have_attribute("data-scenario", name)
+
+
+def run_to_end(b) -> None:
+    """Press Run and wait until the block finished or reported an error."""
+    press(b, "run")
+    expect(b).to_have_attribute("data-state", re.compile(r"^(finished|error)$"), timeout=BOOT_TIMEOUT)
