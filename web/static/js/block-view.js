@@ -95,11 +95,11 @@ export function renderStack(container, frames, messages) {
 }
 
 /** Output so far, and the exception that left the displayed function once shown. */
-export function renderOutput(root, text, error, messages) {
+export function renderOutput(root, { text, error, shown }, messages) {
   const pre = root.querySelector(SEL.output);
   pre.textContent = text;
   const hint = root.querySelector(SEL.outputHint);
-  if (hint) hint.hidden = text !== "" || Boolean(error);
+  if (hint) hint.hidden = shown;
   let note = root.querySelector(SEL.exception);
   if (!error) {
     note?.remove();

@@ -318,8 +318,11 @@ export class Block {
       vars.replaceChildren();
       stack.replaceChildren();
     }
-    view.renderOutput(root, shown ? this.replay.output(at) : "",
-      shown && at === END ? this.trace.error : null, this.messages);
+    view.renderOutput(root, {
+      text: shown ? this.replay.output(at) : "",
+      error: shown && at === END ? this.trace.error : null,
+      shown: Boolean(shown),
+    }, this.messages);
     view.renderTimeline(root, {
       total: shown ? this.trace.steps.length : 0, index: shown ? at : 0, hits: shown ? this.hits : [],
     }, this.messages);
