@@ -105,6 +105,12 @@ class MonitoringBackend:
         self.tool = None
 
 
+def _self_loops(code):
+    """Whether ``code`` has a jump to itself (``while True: pass``), which has no line events."""
+    return any(ins.opname.startswith("JUMP") and ins.argval == ins.offset
+               for ins in dis.get_instructions(code))
+
+
 class SettraceBackend:
     name = "settrace"
 
@@ -112,6 +118,8 @@ class SettraceBackend:
         self.targets = frozenset(targets)
         self.dispatcher = dispatcher
         self.saved = None
+        # Frames of these codes also get opcode events, counted as raw events.
+        self.opcode_codes = frozenset(code for code in targets if _self_loops(code))
 
     def start(self):
         d = self.dispatcher
@@ -129,10 +137,14 @@ class SettraceBackend:
                     d.on_return(frame, arg)
             elif event == "exception":
                 d.on_exception(frame, arg[1])
+            elif event == "opcode":
+                d.on_jump(frame)
             return local
 
         def global_(frame, event, arg):
             if event == "call" and frame.f_code in targets:
+                if frame.f_code in self.opcode_codes:
+                    frame.f_trace_opcodes = True
                 d.on_call(frame)
                 return local
             return None
