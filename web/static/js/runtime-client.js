@@ -30,8 +30,9 @@ export class RuntimeClient extends EventTarget {
       roots: config.python.roots ?? [],
       sysPath: config.python.sysPath,
     };
-    this.bootTimeout = bootTimeout;
-    this.recordTimeout = recordTimeout;
+    // config.runtime (optional) may set bootTimeoutMs / recordTimeoutMs.
+    this.bootTimeout = config.runtime?.bootTimeoutMs ?? bootTimeout;
+    this.recordTimeout = config.runtime?.recordTimeoutMs ?? recordTimeout;
     this.state = "idle";
     this.worker = null;
     this.ready = null;
