@@ -1,92 +1,47 @@
-"""The `loopstep` command: broken lessons refuse to serve; new lesson folders need no code."""
-import shutil
+"""``loopstep trace`` (runtime.cli.main) in CPython."""
+
+import json
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-from fastapi.testclient import TestClient
+from runtime import cli
 
-import server
-
-REPO = Path(__file__).resolve().parent.parent
-TINY_SOURCE = "def double(n):\n    twice = n * 2\n    return twice\n"
-TINY_TOML = """
-title.zh = "小例子"
-title.en = "A tiny lesson"
-summary.zh = "把数翻倍。"
-summary.en = "Doubles a number."
-setup = "tiny/setup.py"
-modules = ["tiny/code.py"]
-[[presets]]
-name = "small"
-zh = "小数"
-en = "Small"
-[[blocks]]
-symbol = "double"
-source = "tiny/code.py"
-presets = ["small"]
-entry = "print(double(n))\\n"
-[[stages]]
-id = "double"
-zh = "翻倍"
-en = "Double"
-lines = [{ block = "double", from = 1, to = 3 }]
-"""
+REPO = Path(__file__).parent.parent
 
 
-def make_lesson(root: Path, toml: str = TINY_TOML, source: str = TINY_SOURCE) -> Path:
-    folder = root / "tiny"
-    folder.mkdir(parents=True)
-    (folder / "lesson.toml").write_text(toml, encoding="utf-8")
-    (folder / "code.py").write_text(source, encoding="utf-8")
-    (folder / "setup.py").write_text("n = 21 if scenario == 'small' else 0\n", encoding="utf-8")
-    return root
+def test_readable(capsys):
+    assert cli.main(["trace", "s06/run_subagent", "--scenario", "limit"]) == 0
+    out = capsys.readouterr().out
+    assert "run_subagent#1: outcome = run_loop(" in out
+    assert "outcome = {'status': 'call_limit'" in out
+    assert out.rstrip().endswith("完成： call_limit")
 
 
-def run_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", "import sys, server; sys.exit(server.main(sys.argv[1:]))",
-                           *args], cwd=REPO, capture_output=True, text=True, timeout=60)
+def test_break_prints_only_hits(capsys):
+    assert cli.main(["trace", "s06/child_tools", "--break", "7"]) == 0
+    steps = [line for line in capsys.readouterr().out.splitlines() if " L" in line[:25]]
+    assert steps and all(" L7 " in line for line in steps)
 
 
-def test_a_new_lesson_folder_is_served_without_code_changes(tmp_path):
-    client = TestClient(server.create_app([make_lesson(tmp_path)]))
-    assert [lesson["id"] for lesson in client.get("/api/lessons").json()["lessons"]] == ["tiny"]
-    page = client.get("/lessons/tiny")
-    assert page.status_code == 200 and 'data-loopstep-block="tiny/double"' in page.text
-    assert client.get("/py/lessons/tiny/code.py").text == TINY_SOURCE
-    assert client.get("/lessons/s06").status_code == 404
+def test_json(capsys):
+    assert cli.main(["trace", "s06/task_result", "--scenario", "long", "--json",
+                     "--max-steps", "5"]) == 0
+    trace = json.loads(capsys.readouterr().out)
+    assert trace["status"] == "step_limit" and len(trace["steps"]) == 5
 
 
-@pytest.mark.parametrize("toml,source,reason", [
-    (TINY_TOML.replace('symbol = "double"', 'symbol = "triple"'), TINY_SOURCE,
-     "no top-level function 'triple'"),
-    (TINY_TOML.replace('presets = ["small"]', 'presets = ["huge"]'), TINY_SOURCE,
-     "unknown preset 'huge'"),
-    (TINY_TOML.replace("to = 3", "to = 9"), TINY_SOURCE, "outside block double"),
-    (TINY_TOML.replace('"tiny/code.py"]', '"tiny/gone.py"]'), TINY_SOURCE, "'tiny/gone.py' not found"),
-    (TINY_TOML.replace('setup = "tiny/setup.py"', 'setup = "../secret.py"'), TINY_SOURCE, "without '..'"),
-])
-def test_broken_lessons_stop_the_server_with_file_and_reason(tmp_path, toml, source, reason):
-    root = make_lesson(tmp_path, toml, source)
-    result = run_cli("serve", "--port", "9", "--lessons", str(root))
-    assert result.returncode != 0
-    assert "tiny/lesson.toml" in result.stderr or "tiny" in result.stderr
-    assert reason in result.stderr, result.stderr
+def test_unknown_block(capsys):
+    assert cli.main(["trace", "s06/nope"]) == 2
+    assert "no block 'nope'" in capsys.readouterr().err
 
 
-def test_export_writes_a_static_site(tmp_path):
-    out = tmp_path / "site"
-    result = run_cli("export", str(out))
-    assert result.returncode == 0, result.stderr
-    for rel in ("index.html", "en/index.html", "lessons/s06/index.html", "lessons/s06/en/index.html",
-                "embed/s06/run_subagent/index.html", "api/lessons.json", "api/lessons/s06.json",
-                "api/lessons/s06/blocks/task_result/presets/long.json",
-                "vendor/pyodide-314.0.8/pyodide.asm.wasm", "vendor/pyodide-314.0.8/pyodide.asm.wasm.br",
-                "py/runtime/recorder.py", "py/lessons/s06/core/runtime.py", "py/lessons/s06/lesson.toml"):
-        assert (out / rel).is_file(), rel
-    page = (out / "lessons/s06/index.html").read_text()
-    assert 'href="../../static/css/loopstep.css"' in page
-    assert '"indexURL": "../../vendor/pyodide-314.0.8/"' in page or \
-        '"indexURL":"../../vendor/pyodide-314.0.8/"' in page
-    shutil.rmtree(out)
+def test_module_entry_point():
+    done = subprocess.run([sys.executable, "-m", "runtime.cli", "trace", "s06/child_tools"],
+                          cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "只读工具已选出" in done.stdout
+
+
+def test_render():
+    assert cli.render(["dict", 3, ["'a'", ["list", 2, "1"]]]) == "{'a': [1, …], …}"
+    assert cli.render(["str", "'ab'", 9]) == "'ab'…(9 chars)"
