@@ -157,6 +157,12 @@ class PageWatch:
 
 
 @pytest.fixture
+def watch_page():
+    """Attach a PageWatch to a page made by the test itself."""
+    return PageWatch
+
+
+@pytest.fixture
 def page(browser_context, server_url, request):
     page = browser_context.new_page()
     watch = PageWatch(page, server_url)

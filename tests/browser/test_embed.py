@@ -6,10 +6,9 @@ import threading
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PageWatch, free_port
 
 HOST_PAGE = """<!doctype html>
-<html><head><meta charset="utf-8"><title>host</title></head>
+<html><head><meta charset="utf-8"><title>host</title><link rel="icon" href="data:,"></head>
 <body>
 <h1>A lesson page elsewhere</h1>
 <div id="a" data-loopstep="s06/child_tools" data-scenario="normal"></div>
@@ -34,16 +33,17 @@ HOST_PAGE = """<!doctype html>
 def host_url(tmp_path, server_url):
     (tmp_path / "host.html").write_text(HOST_PAGE.replace("{server}", server_url), encoding="utf-8")
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), handler)
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
     httpd.shutdown()
 
 
-def test_two_embeds_run_independently_and_report_to_the_host(browser_context, server_url, host_url):
+def test_two_embeds_run_independently_and_report_to_the_host(browser_context, server_url, host_url,
+                                                              watch_page):
     page = browser_context.new_page()
-    watch = PageWatch(page, server_url)
+    watch = watch_page(page, server_url)
     page.goto(f"{host_url}/host.html")
     frames = page.locator("iframe")
     expect(frames).to_have_count(2)
