@@ -96,7 +96,7 @@ def create_app(lessons_roots: list[Path] | None = None,
         lesson = lesson_or_404(lesson_id)
         block = block_or_404(lesson, symbol)
         preset_or_404(lesson, block, scenario)
-        return html(views.embed_html(lesson, symbol, pages.pick_lang(lang), "/", scenario))
+        return html(views.embed_html(lesson, symbol, pages.pick_lang(lang), "/", LINKS, scenario))
 
     def embed_page_en(lesson_id: str, symbol: str, scenario: str | None = None):
         return embed_page(lesson_id, symbol, scenario, "en")

@@ -35,7 +35,7 @@ def _pages(out: Path, lessons: dict) -> None:
                 folder = f"embed/{lesson.id}/{block.symbol}/{prefix}"
                 root = "../" * folder.count("/")
                 _write(out / folder / "index.html",
-                       views.embed_html(lesson, block.symbol, lang, root))
+                       views.embed_html(lesson, block.symbol, lang, root, LINKS))
 
 
 def _api(out: Path, lessons: dict) -> None:

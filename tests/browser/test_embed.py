@@ -30,8 +30,15 @@ HOST_PAGE = """<!doctype html>
 
 
 @pytest.fixture
-def host_url(tmp_path, server_url):
-    (tmp_path / "host.html").write_text(HOST_PAGE.replace("{server}", server_url), encoding="utf-8")
+def host_url(tmp_path, server, server_url, site_kind):
+    """A host page on another origin. A plain static file server sends no CORS headers,
+    which a cross-origin module script needs: there the host page sits beside the export."""
+    page = HOST_PAGE.replace("{server}", server_url)
+    if site_kind == "export":
+        (server.folder / "host.html").write_text(page, encoding="utf-8")
+        yield server_url
+        return
+    (tmp_path / "host.html").write_text(page, encoding="utf-8")
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)

@@ -51,6 +51,7 @@ class Page {
       if (block) this.lastUsed = block;
     });
     if (this.blocks.length) this.client.boot();
+    applyScenarioQuery(this);
     this.restore();
     document.dispatchEvent(new CustomEvent(EVENTS.init, {
       detail: { blocks: this.blocks.map((b) => b.id) },
@@ -97,8 +98,37 @@ class Page {
   }
 }
 
+/**
+ * `?lang=` and `?scenario=` in the query work on every copy of the page: the server
+ * renders them, and a static export (one file per language) follows them here.
+ * Returns false when the page is being replaced by the other language's copy.
+ */
+function applyQuery(config) {
+  const query = new URLSearchParams(window.location.search);
+  const lang = query.get("lang");
+  if ((lang === "zh" || lang === "en") && lang !== config.lang && config.langHref !== undefined) {
+    query.delete("lang");
+    const search = query.toString();
+    const target = new URL(config.langHref || "./", window.location.href);
+    target.search = search ? `?${search}` : "";
+    target.hash = window.location.hash;
+    window.location.replace(target.href);
+    return false;
+  }
+  return true;
+}
+
+function applyScenarioQuery(page) {
+  const scenario = new URLSearchParams(window.location.search).get("scenario");
+  if (!scenario || !page.config.embed) return;
+  for (const block of page.blocks) {
+    const known = page.config.blocks[block.id]?.presets?.some((p) => p.name === scenario);
+    if (known && block.scenario !== scenario) block.setScenario(scenario);
+  }
+}
+
 const config = readConfig();
-if (config && config.blocks) {
+if (config && config.blocks && applyQuery(config)) {
   const page = new Page(config);
   page.start();
   if (config.embed) installEmbedBridge(window, document);
