@@ -373,8 +373,8 @@ def test_every_function_of_the_new_modules_is_pinned():
             assert block.text == function_texts(block.source)[block.symbol]
 
 
-@pytest.mark.skipif(not SEEDS.is_dir(), reason="the seeds are not next to the repo")
 def test_module_passages_are_verbatim():
+    assert SEEDS.is_dir(), f"the lesson seeds are expected at {SEEDS}"
     lcc = (ROOT / "runtime/lessons/lcc-s06/s06_subagent/code.py").read_text(encoding="utf-8")
     seed = (SEEDS / SEED_OF["lcc-s06/s06_subagent/code.py"]).read_text(encoding="utf-8")
     for passage in lcc.rstrip("\n").split("\n\n\n"):
@@ -389,9 +389,8 @@ def test_module_passages_are_verbatim():
 PYODIDE = ROOT / "web" / "vendor" / "pyodide-314.0.8"
 
 
-@pytest.mark.skipif(shutil.which("node") is None or not (PYODIDE / "pyodide.mjs").is_file(),
-                    reason="needs Node and the vendored Pyodide")
 def test_outputs_in_pyodide(tmp_path):
+    assert shutil.which("node"), "Node.js (node) is required for the Pyodide tests and was not found"
     lessons = {}
     for lesson_id in ("lcc-s06", "s06-recursive", "s01"):
         lessons.update({rel: str(path) for rel, path in load_lesson(lesson_id).files.items()})

@@ -72,8 +72,8 @@ def test_golden(traces, run):
     if REGEN:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(trace, ensure_ascii=False, indent=1) + "\n", "utf-8")
-    if not path.exists():
-        pytest.skip(f"no golden traces for Python {VERSION} (LOOPSTEP_REGEN=1 writes them)")
+    assert path.exists(), (f"no golden trace {path.name} for Python {VERSION}: "
+                           "record them with LOOPSTEP_REGEN=1")
     assert json.loads(path.read_text("utf-8")) == trace
 
 
@@ -163,11 +163,8 @@ def test_single_line_loop_ends_at_event_cap(loops):
     assert len(trace["steps"]) <= 3
 
 
-@pytest.mark.skipif(sys.version_info < (3, 12), reason="settrace cannot re-raise the stop "
-                    "after the traced code catches it; covered in Pyodide")
-def test_swallowed_stop_still_ends(loops):
-    trace = record("t", "swallow", "normal", roots=[loops], max_steps=100)
-    assert trace["status"] == "step_limit"
+# Code that catches the stop itself (the `swallow` fixture) is bounded by the
+# monitoring backend only; test_pyodide_parity.py checks it in Pyodide's 3.14.
 
 
 def test_recursion_frames_and_stacks(loops):

@@ -1,0 +1,40 @@
+"""The lessons beside s06 run in the browser and print what CPython prints."""
+import pytest
+from playwright.sync_api import expect
+
+from runtime.catalog import load_lessons
+from runtime.recorder import record
+
+try:
+    from .page_helpers import BOOT_TIMEOUT, run_to_end, select_scenario
+except ImportError:
+    from page_helpers import BOOT_TIMEOUT, run_to_end, select_scenario
+
+LESSONS = {lesson_id: lesson for lesson_id, lesson in load_lessons().items() if lesson_id != "s06"}
+
+
+def lesson_path(site_kind: str, lesson_id: str) -> str:
+    return f"/lessons/{lesson_id}" + ("/" if site_kind == "export" else "")
+
+
+def test_the_other_lessons_are_there():
+    assert {"lcc-s06", "s06-recursive", "s01"} <= set(LESSONS)
+
+
+@pytest.mark.parametrize("lesson_id", sorted(LESSONS))
+def test_every_block_and_preset_prints_what_cpython_prints(page, server_url, site_kind, lesson_id):
+    lesson = LESSONS[lesson_id]
+    page.goto(server_url + lesson_path(site_kind, lesson_id))
+    for block in lesson.blocks:
+        b = page.locator(f'[data-loopstep-block="{lesson_id}/{block.symbol}"]')
+        expect(b).to_have_attribute("data-state", "ready", timeout=BOOT_TIMEOUT)
+        for name in block.presets:
+            expected = record(lesson_id, block.symbol, name)
+            if b.get_attribute("data-scenario") != name:
+                select_scenario(b, name)
+            run_to_end(b)
+            state = "error" if expected["error"] else "finished"
+            expect(b).to_have_attribute("data-state", state)
+            output = b.locator('[data-role="output"]')
+            expect(output).to_have_text(expected["stdout"], use_inner_text=True)
+            assert output.text_content() == expected["stdout"], (block.symbol, name)
