@@ -32,8 +32,11 @@ def content_security_policy(frame_ancestors: str | None) -> str:
 
 
 def create_app(lessons_roots: list[Path] | None = None,
-               frame_ancestors: str | None = None) -> FastAPI:
-    """The ASGI app for the lessons found in `lessons_roots` (default: the bundled ones)."""
+               frame_ancestors: str | None = None,
+               limits: dict | None = None) -> FastAPI:
+    """The ASGI app for the lessons found in `lessons_roots` (default: the bundled ones).
+
+    `limits` goes to the pages' runtime: `bootTimeoutMs`, `recordTimeoutMs`, `maxSteps`."""
     lessons = catalog.load_lessons(lessons_roots)
     app = FastAPI(title="loopstep", version="0.1.0", docs_url=None, redoc_url=None)
     csp = content_security_policy(frame_ancestors)
@@ -89,14 +92,15 @@ def create_app(lessons_roots: list[Path] | None = None,
     def lesson_page(lesson_id: str, request: Request, lang: str | None = None):
         lesson = lesson_or_404(lesson_id)
         return html(views.lesson_html(lesson, pages.pick_lang(lang), "/", LINKS,
-                                      _scenarios_from_query(request)))
+                                      _scenarios_from_query(request), limits))
 
     def embed_page(lesson_id: str, symbol: str, scenario: str | None = None,
                    lang: str | None = None):
         lesson = lesson_or_404(lesson_id)
         block = block_or_404(lesson, symbol)
         preset_or_404(lesson, block, scenario)
-        return html(views.embed_html(lesson, symbol, pages.pick_lang(lang), "/", LINKS, scenario))
+        return html(views.embed_html(lesson, symbol, pages.pick_lang(lang), "/", LINKS,
+                                     scenario, limits))
 
     def embed_page_en(lesson_id: str, symbol: str, scenario: str | None = None):
         return embed_page(lesson_id, symbol, scenario, "en")
@@ -176,6 +180,13 @@ def _scenarios_from_query(request: Request) -> dict[str, str]:
     return {k[len(prefix):]: v for k, v in request.query_params.items() if k.startswith(prefix)}
 
 
+def serve_limits(args: argparse.Namespace) -> dict:
+    limits = {"bootTimeoutMs": args.boot_timeout and int(args.boot_timeout * 1000),
+              "recordTimeoutMs": args.record_timeout and int(args.record_timeout * 1000),
+              "maxSteps": args.max_steps}
+    return {k: v for k, v in limits.items() if v}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="loopstep", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -186,6 +197,13 @@ def main(argv: list[str] | None = None) -> int:
                        help="a lessons directory (repeatable); default: the bundled lessons")
     serve.add_argument("--frame-ancestors", default=None,
                        help="origins allowed to frame the pages (CSP frame-ancestors); default: any")
+    serve.add_argument("--boot-timeout", type=float, metavar="SECONDS",
+                       help="how long a page waits for Python to load (default 120)")
+    serve.add_argument("--record-timeout", type=float, metavar="SECONDS",
+                       help="wall-clock limit of one recording before the worker is restarted "
+                            "(default 30)")
+    serve.add_argument("--max-steps", type=int, metavar="N",
+                       help="steps recorded before a run is cut short (default: the recorder's)")
     export = sub.add_parser("export", help="write the whole site as static files")
     export.add_argument("out", type=Path, help="the folder to write")
     export.add_argument("--lessons", type=Path, action="append",
@@ -204,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
             written = export_site(args.out, catalog.load_lessons(args.lessons))
             print(f"wrote {len(written)} pages to {args.out}")
             return 0
-        app = create_app(args.lessons, args.frame_ancestors)
+        app = create_app(args.lessons, args.frame_ancestors, serve_limits(args))
     except catalog.LessonError as error:
         print(f"loopstep: {error}", file=sys.stderr)
         return 2

@@ -87,8 +87,11 @@ def lesson_view(lesson, lang: str, scenarios: dict[str, str] | None = None,
     }
 
 
-def page_config(lesson, lang: str, root: str, view: dict, *, embed: bool = False) -> dict:
-    """Everything the page script needs, embedded as a JSON data island."""
+def page_config(lesson, lang: str, root: str, view: dict, *, embed: bool = False,
+                limits: dict | None = None) -> dict:
+    """Everything the page script needs, embedded as a JSON data island.
+
+    `limits` may set the runtime's `bootTimeoutMs`, `recordTimeoutMs` and `maxSteps`."""
     python_files = [
         {"url": f"{root}py/runtime/{name}", "path": f"{WORKER_ROOT}/runtime/{name}"}
         for name in engine_files()
@@ -116,6 +119,7 @@ def page_config(lesson, lang: str, root: str, view: dict, *, embed: bool = False
         },
         "stages": [stage_view(s, lang) for s in lesson.stages],
         "blocksShown": [b["symbol"] for b in view["blocks"]],
+        "runtime": dict(limits or {}),
     }
 
 
