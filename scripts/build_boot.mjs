@@ -1,0 +1,186 @@
+// Build web/vendor/loopstep-boot-314.0.8/ with the vendored Pyodide itself:
+//   python_stdlib.zip  the standard library trimmed to what the lessons and the recorder
+//                      import (plus a margin), precompiled to .pyc by Pyodide's CPython
+//   snapshot.bin       a memory snapshot of a booted Pyodide with those modules imported
+//                      (a private Pyodide API, tied to the exact build: see boot.json)
+//   boot.json          versions and sha256 of everything the fast path must match
+//   *.br, *.gz, SHA256SUMS
+//
+//   node scripts/build_boot.mjs [--out DIR] [--no-snapshot]
+// (internal: node scripts/build_boot.mjs --snapshot-child ZIP MODULES.json OUT)
+import { createHash } from "node:crypto";
+import { spawnSync } from "node:child_process";
+import {
+  mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync,
+} from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const VERSION = "314.0.8";
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.dirname(HERE);
+const INDEX = path.join(ROOT, "web", "vendor", `pyodide-${VERSION}`) + "/";
+// Lessons roots used together: the bundled lessons, then the benchmark lesson.
+const LESSON_ROOTS = [
+  [path.join(ROOT, "runtime", "lessons"), path.join(ROOT, "stubs")],
+  [path.join(ROOT, "bench", "lessons")],
+];
+const quiet = { stdout: () => {}, stderr: () => {} };
+
+const sha256 = (data) => createHash("sha256").update(data).digest("hex");
+
+function filesUnder(dir, keep) {
+  const found = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory() && entry.name !== "__pycache__") found.push(...filesUnder(full, keep));
+    else if (entry.isFile() && keep(entry.name)) found.push(full);
+  }
+  return found.sort();
+}
+
+function copyTree(pyodide, from, to, keep) {
+  for (const file of filesUnder(from, keep)) {
+    const target = `${to}/${path.relative(from, file).split(path.sep).join("/")}`;
+    pyodide.FS.mkdirTree(target.slice(0, target.lastIndexOf("/")));
+    pyodide.FS.writeFile(target, readFileSync(file));
+  }
+}
+
+async function load(options = {}) {
+  const { loadPyodide } = await import(pathToFileURL(INDEX + "pyodide.mjs").href);
+  return loadPyodide({ indexURL: INDEX, ...quiet, ...options });
+}
+
+function helper(pyodide) {
+  pyodide.FS.mkdirTree("/build");
+  pyodide.FS.writeFile("/build/build_boot.py", readFileSync(path.join(HERE, "build_boot.py")));
+  pyodide.runPython("import sys; sys.path.insert(0, '/build')");
+  return pyodide.pyimport("build_boot");
+}
+
+/** Record every lesson in a stock Pyodide; build the trimmed zip from what was imported. */
+async function trimmedStdlib() {
+  const pyodide = await load();
+  const build = helper(pyodide);
+  copyTree(pyodide, path.join(ROOT, "runtime"), "/loopstep/runtime",
+    (name) => name.endsWith(".py"));
+  const roots = LESSON_ROOTS.map((group, i) => group.map((root, j) => {
+    copyTree(pyodide, root, `/loopstep/roots/${i}-${j}`, (n) => /\.(py|toml)$/.test(n));
+    return `/loopstep/roots/${i}-${j}`;
+  }));
+  const used = JSON.parse(build.collect("/loopstep", JSON.stringify(roots), 2000));
+  const manifest = JSON.parse(build.build_zip(JSON.stringify(used.members), "/build/stdlib.zip"));
+  const zip = pyodide.FS.readFile("/build/stdlib.zip");
+  return { zip, used, manifest };
+}
+
+/** Make this process's entropy and wall clock fixed sequences, so that the snapshot is
+ * reproducible (hash secret, random's state, time stamps taken while importing).
+ * boot.js reseeds `random` after each restore. */
+async function fixedEntropy() {
+  const nodeCrypto = (await import("node:crypto")).default;
+  let state = 0x9e3779b9;
+  const fill = (view) => {
+    const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+    for (let i = 0; i < bytes.length; i++) {
+      state ^= state << 13; state ^= state >>> 17; state ^= state << 5;
+      bytes[i] = state & 0xff;
+    }
+    return view;
+  };
+  nodeCrypto.randomFillSync = fill;
+  Object.defineProperty(globalThis.crypto, "getRandomValues", { value: fill });
+  let clock = Date.UTC(2025, 0, 1);
+  Date.now = () => (clock += 1);
+  let monotonic = 0;
+  performance.now = () => (monotonic += 0.25);
+}
+
+/** In a fresh process: boot on the trimmed zip, import the modules, snapshot memory. */
+async function snapshotChild(zipPath, modulesPath, outPath) {
+  await fixedEntropy();
+  const pyodide = await load({ stdLibURL: zipPath, _makeSnapshot: true });
+  const build = helper(pyodide);
+  const failed = JSON.parse(build.preimport(readFileSync(modulesPath, "utf8")));
+  build.destroy();
+  pyodide.runPython("import sys; sys.path.remove('/build'); sys.modules.pop('build_boot')");
+  pyodide.runPython("import gc; gc.collect()");
+  const snapshot = pyodide.makeMemorySnapshot();
+  writeFileSync(outPath, snapshot);
+  process.stdout.write(JSON.stringify({ failed }));
+}
+
+function precompress(dir, names) {
+  const result = spawnSync(process.execPath, [path.join(HERE, "precompress.mjs"), ...names],
+    { cwd: dir, stdio: "inherit" });
+  if (result.status !== 0) throw new Error("precompress failed");
+}
+
+async function main(argv) {
+  let dest = path.join(ROOT, "web", "vendor", `loopstep-boot-${VERSION}`);
+  let withSnapshot = true;
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--out") dest = path.resolve(argv[++i]);
+    else if (argv[i] === "--no-snapshot") withSnapshot = false;
+    else throw new Error(`unknown argument ${argv[i]}`);
+  }
+  const wasm = readFileSync(INDEX + "pyodide.asm.wasm");
+  const started = Date.now();
+  const { zip, used, manifest } = await trimmedStdlib();
+  // Build beside the destination and swap at the end: a served folder is never half-built.
+  const out = `${dest}.building`;
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  writeFileSync(path.join(out, "python_stdlib.zip"), zip);
+  const modules = used.modules;
+  const files = ["python_stdlib.zip"];
+  let snapshot = null;
+  if (withSnapshot) {
+    const modulesPath = path.join(out, ".modules.json");
+    writeFileSync(modulesPath, JSON.stringify(modules));
+    const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--snapshot-child",
+      path.join(out, "python_stdlib.zip"), modulesPath, path.join(out, "snapshot.bin")],
+      { encoding: "utf8", maxBuffer: 1 << 24 });
+    rmSync(modulesPath);
+    if (child.status !== 0) throw new Error(`snapshot failed:\n${child.stderr}`);
+    const { failed } = JSON.parse(child.stdout);
+    const bytes = readFileSync(path.join(out, "snapshot.bin"));
+    snapshot = { file: "snapshot.bin", size: bytes.length, sha256: sha256(bytes), failed };
+    files.push("snapshot.bin");
+  }
+  const stockZip = readFileSync(INDEX + "python_stdlib.zip");
+  const boot = {
+    format: 1,
+    pyodide: VERSION,
+    python: "3.14.2",
+    wasmSha256: sha256(wasm),
+    stockStdlibSha256: sha256(stockZip),
+    stdlib: { file: "python_stdlib.zip", size: zip.length, sha256: sha256(zip),
+      files: manifest.files },
+    snapshot,
+    // Stdlib modules only in the stock zip: importing one makes boot.js load it.
+    lazy: manifest.lazy,
+    preimported: modules,
+    recorded: used.runs.length,
+  };
+  writeFileSync(path.join(out, "boot.json"), JSON.stringify(boot, null, 1) + "\n");
+  files.push("boot.json");
+  precompress(out, files);
+  const sums = files.flatMap((name) => [name, `${name}.br`, `${name}.gz`])
+    .sort().map((name) => `${sha256(readFileSync(path.join(out, name)))}  ${name}\n`).join("");
+  writeFileSync(path.join(out, "SHA256SUMS"), sums);
+  rmSync(dest, { recursive: true, force: true });
+  renameSync(out, dest);
+  const sizes = readdirSync(dest).map((name) => `${name} ${statSync(path.join(dest, name)).size}`);
+  console.log(`built ${dest} in ${((Date.now() - started) / 1000).toFixed(1)} s ` +
+    `(${used.runs.length} recordings; ${modules.length} modules)\n  ${sizes.join("\n  ")}`);
+}
+
+try {
+  if (process.argv[2] === "--snapshot-child") await snapshotChild(...process.argv.slice(3, 6));
+  else await main(process.argv.slice(2));
+} catch (error) {
+  console.error(`build_boot: ${error && error.message ? error.message : error}`);
+  process.exit(1);
+}

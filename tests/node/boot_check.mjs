@@ -1,0 +1,96 @@
+// Boot through web/static/js/boot.js in Node and record a block on each path.
+//
+//   node tests/node/boot_check.mjs
+//
+// 1. the fast path (snapshot) records s06/run_subagent "normal" and prints 完成： answered;
+// 2. a corrupt snapshot.bin (bad checksum, or one that does not restore) falls back to
+//    the trimmed stdlib, which records the same;
+// 3. a boot set built for another wasm falls back to the stock boot;
+// 4. a module the trimmed zip lacks still imports (the stock zip is loaded on demand).
+// Prints one JSON line per check; exits non-zero on the first failure.
+import assert from "node:assert/strict";
+import { readFileSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+const INDEX = path.join(ROOT, "web/vendor/pyodide-314.0.8") + "/";
+const BOOT = path.join(ROOT, "web/vendor/loopstep-boot-314.0.8") + "/";
+const { bootPyodide } = await import(pathToFileURL(path.join(ROOT, "web/static/js/boot.js")).href);
+const module = await import(pathToFileURL(INDEX + "pyodide.mjs").href);
+
+function files(dir, keep) {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && keep(e.name))
+    .map((e) => path.join(e.parentPath ?? e.path, e.name));
+}
+
+function writeTree(pyodide, from, to, keep) {
+  for (const file of files(from, keep)) {
+    const target = `${to}/${path.relative(from, file).split(path.sep).join("/")}`;
+    pyodide.FS.mkdirTree(target.slice(0, target.lastIndexOf("/")));
+    pyodide.FS.writeFile(target, readFileSync(file));
+  }
+}
+
+function record(pyodide) {
+  writeTree(pyodide, path.join(ROOT, "runtime"), "/loopstep/runtime",
+    (n) => n.endsWith(".py") && !n.startsWith("test"));
+  for (const root of ["runtime/lessons", "stubs"]) {
+    writeTree(pyodide, path.join(ROOT, root), "/loopstep/lessons", (n) => /\.(py|toml)$/.test(n));
+  }
+  return JSON.parse(pyodide.runPython(`
+import json, sys
+sys.path.insert(0, "/loopstep")
+from runtime.recorder import record
+json.dumps(record("s06", "run_subagent", "normal", roots=["/loopstep/lessons"]))
+`));
+}
+
+const options = (readBytes) => ({
+  indexURL: INDEX, bootURL: BOOT, snapshot: true, stdout: () => {}, stderr: () => {},
+  readBytes, loadStockSync: () => readFileSync(INDEX + "python_stdlib.zip"),
+});
+const plain = async (p) => readFileSync(p);
+
+async function check(name, readBytes, expectedPath, extra) {
+  const started = performance.now();
+  const { pyodide, path: took, fallbacks } = await bootPyodide(module, options(readBytes));
+  const bootMs = Math.round(performance.now() - started);
+  assert.equal(took, expectedPath, `${name}: booted via ${took} (${fallbacks.join("; ")})`);
+  const trace = record(pyodide);
+  assert.equal(trace.status, "finished", `${name}: ${trace.message}`);
+  assert.ok(trace.stdout.includes("完成： answered"), `${name}: stdout ${trace.stdout}`);
+  const more = extra ? extra(pyodide) : {};
+  console.log(JSON.stringify({ check: name, path: took, bootMs, fallbacks, ...more }));
+}
+
+await check("fast", plain, "snapshot", (pyodide) => {
+  const value = pyodide.runPython(
+    "import encodings.cp1252, xml.dom.minidom\nxml.dom.minidom.parseString('<a>é</a>').documentElement.tagName");
+  assert.equal(value, "a", "a module missing from the trimmed zip did not import");
+  return { lazyImport: "ok" };
+});
+await check("corrupt snapshot", async (p) => {
+  const bytes = new Uint8Array(readFileSync(p));
+  if (p.endsWith("snapshot.bin")) bytes[bytes.length >> 1] ^= 0xff;
+  return bytes;
+}, "trimmed");
+// A snapshot that passes the checksum but does not restore (its header is wrong).
+const broken = new Uint8Array(readFileSync(BOOT + "snapshot.bin"));
+broken.fill(0, 0, 16);
+const { createHash } = await import("node:crypto");
+const brokenSha = createHash("sha256").update(broken).digest("hex");
+await check("snapshot that does not restore", async (p) => {
+  if (p.endsWith("snapshot.bin")) return broken;
+  if (!p.endsWith("boot.json")) return readFileSync(p);
+  const manifest = JSON.parse(readFileSync(p, "utf8"));
+  manifest.snapshot.sha256 = brokenSha;
+  return new TextEncoder().encode(JSON.stringify(manifest));
+}, "trimmed");
+await check("other wasm", async (p) => {
+  if (!p.endsWith("boot.json")) return readFileSync(p);
+  const manifest = JSON.parse(readFileSync(p, "utf8"));
+  manifest.wasmSha256 = "0".repeat(64);
+  return new TextEncoder().encode(JSON.stringify(manifest));
+}, "stock");

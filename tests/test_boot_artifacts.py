@@ -1,0 +1,88 @@
+"""The committed fast-boot set (web/vendor/loopstep-boot-314.0.8) is intact and matches
+the vendored Pyodide. It is built by scripts/build_boot.sh; this test does not build it."""
+import gzip
+import hashlib
+import io
+import json
+import zipfile
+from pathlib import Path
+
+import brotli
+import pytest
+
+from web import assets
+
+BOOT_DIR = assets.VENDOR_DIR / f"loopstep-boot-{assets.PYODIDE_VERSION}"
+FILES = ("boot.json", "python_stdlib.zip", "snapshot.bin")
+
+
+def sums(folder: Path) -> dict[str, str]:
+    rows = [line.split() for line in (folder / "SHA256SUMS").read_text().splitlines() if line]
+    return {name: digest for digest, name in rows}
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def manifest():
+    return json.loads((BOOT_DIR / "boot.json").read_text())
+
+
+def test_sums_list_every_file_and_copy():
+    expected = sorted(f"{name}{suffix}" for name in FILES for suffix in ("", ".br", ".gz"))
+    assert sorted(sums(BOOT_DIR)) == expected
+    on_disk = sorted(p.name for p in BOOT_DIR.iterdir() if p.name != "SHA256SUMS")
+    assert on_disk == expected
+
+
+@pytest.mark.parametrize("name", [f"{n}{s}" for n in FILES for s in ("", ".br", ".gz")])
+def test_file_matches_sums(name):
+    assert sha256(BOOT_DIR / name) == sums(BOOT_DIR)[name]
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_compressed_copies_decompress_to_the_file(name):
+    data = (BOOT_DIR / name).read_bytes()
+    assert brotli.decompress((BOOT_DIR / f"{name}.br").read_bytes()) == data
+    assert gzip.decompress((BOOT_DIR / f"{name}.gz").read_bytes()) == data
+
+
+def test_manifest_names_the_vendored_build(manifest):
+    assert manifest["format"] == 1
+    assert manifest["pyodide"] == assets.PYODIDE_VERSION
+    assert manifest["wasmSha256"] == sums(assets.PYODIDE_DIR)["pyodide.asm.wasm"]
+    assert manifest["wasmSha256"] == sha256(assets.PYODIDE_DIR / "pyodide.asm.wasm")
+    assert manifest["stockStdlibSha256"] == sha256(assets.PYODIDE_DIR / "python_stdlib.zip")
+
+
+def test_manifest_describes_the_files(manifest):
+    for key in ("stdlib", "snapshot"):
+        entry = manifest[key]
+        path = BOOT_DIR / entry["file"]
+        assert path.stat().st_size == entry["size"]
+        assert sha256(path) == entry["sha256"]
+    assert manifest["snapshot"]["failed"] == []
+
+
+def test_snapshot_header_is_pyodides():
+    head = (BOOT_DIR / "snapshot.bin").read_bytes()[:16]
+    magic, offset, length = (int.from_bytes(head[i:i + 4], "little") for i in (0, 4, 8))
+    assert magic and 16 <= length < offset
+
+
+def test_stdlib_is_precompiled_and_deterministic(manifest):
+    data = (BOOT_DIR / "python_stdlib.zip").read_bytes()
+    infos = zipfile.ZipFile(io.BytesIO(data)).infolist()
+    names = [info.filename for info in infos]
+    assert names == sorted(names)
+    assert all(info.date_time == (1980, 1, 1, 0, 0, 0) for info in infos)
+    assert not [n for n in names if n.endswith(".py")]
+    assert {"json/__init__.pyc", "ast.pyc", "tomllib/__init__.pyc", "dataclasses.pyc",
+            "copy.pyc", "types.pyc", "pathlib/__init__.pyc"} <= set(names)
+    # unchecked hash-based pycs (PEP 552): flags word is 0b01, no timestamps inside
+    flags = {int.from_bytes(zipfile.ZipFile(io.BytesIO(data)).read(n)[4:8], "little")
+             for n in names if n.endswith(".pyc")}
+    assert flags == {1}
+    assert manifest["stdlib"]["files"] == len(names)
