@@ -1,0 +1,80 @@
+// Bench worker B: boots through web/static/js/boot.js, lays out the recorder and the
+// benchmark lesson like the page's worker does, and is ready when runtime.recorder is
+// imported. Also answers "record" (a long trace, timed) and "untraced" (the same code
+// without the recorder) for bench/run.py.
+import { bootPyodide } from "/static/js/boot.js";
+
+const config = await (await fetch("/bench/config.json")).json();
+const indexURL = new URL(config.indexURL, self.location.href).href;
+const bootURL = new URL(config.bootURL, self.location.href).href;
+const module = await import(indexURL + "pyodide.mjs");
+const params = new URL(self.location.href).searchParams;
+const snapshot = { 0: false, 1: true }[params.get("snapshot")] ?? "cached";
+const { pyodide, path, fallbacks } = await bootPyodide(module, {
+  indexURL, bootURL, snapshot, packages: [], stdout: () => {}, stderr: () => {},
+});
+const texts = await Promise.all(config.files.map(async (f) => (await fetch(f.url)).text()));
+config.files.forEach((f, i) => {
+  pyodide.FS.mkdirTree(f.path.slice(0, f.path.lastIndexOf("/")));
+  pyodide.FS.writeFile(f.path, texts[i], { encoding: "utf8" });
+});
+const helpers = pyodide.runPython(`
+import io, json, sys, time
+sys.path.insert(0, "/loopstep")
+from runtime import recorder
+from runtime.catalog import load_lesson
+
+def record(lesson, block, scenario, roots, max_steps):
+    t0 = time.perf_counter()
+    trace = recorder.record(lesson, block, scenario, roots=list(roots), max_steps=max_steps)
+    t1 = time.perf_counter()
+    text = json.dumps(trace, ensure_ascii=False, separators=(",", ":"))
+    t2 = time.perf_counter()
+    return json.dumps({"status": trace["status"], "steps": len(trace["steps"]),
+                       "backend": trace["backend"], "record_s": t1 - t0, "json_s": t2 - t1,
+                       "json_bytes": len(text.encode())})
+
+def untraced(lesson, block, scenario, roots):
+    spec = load_lesson(lesson, list(roots))
+    programs = spec.programs(block, scenario)
+    codes = [compile(p.text, p.path, "exec", dont_inherit=True) for p in programs]
+    namespace = {"__name__": "__main__"}
+    saved, sys.stdout = sys.stdout, io.StringIO()
+    try:
+        for code in codes[:-1]:
+            exec(code, namespace)
+        t0 = time.perf_counter()
+        exec(codes[-1], namespace)
+        return time.perf_counter() - t0
+    finally:
+        sys.stdout = saved
+
+(record, untraced)
+`);
+const [record, untraced] = helpers.toJs({ depth: 1 });
+const python = pyodide.runPython("import sys; sys.version.split()[0]");
+self.postMessage({ type: "ready", path, fallbacks, python, at: performance.now() });
+
+self.onmessage = ({ data }) => {
+  const roots = pyodide.toPy(config.roots);
+  try {
+    if (data.type === "record") {
+      const heapBefore = pyodide._module.HEAP8.length;
+      const result = JSON.parse(record(config.lesson, config.block, config.scenario, roots,
+        data.maxSteps));
+      result.heap_growth = pyodide._module.HEAP8.length - heapBefore;
+      self.postMessage({ id: data.id, ...result });
+    } else if (data.type === "untraced") {
+      self.postMessage({ id: data.id, seconds: untraced(config.lesson, config.block,
+        config.scenario, roots) });
+    } else if (data.type === "resources") {
+      self.postMessage({ id: data.id, entries: performance.getEntriesByType("resource").map(
+        (e) => ({ name: e.name, transferSize: e.transferSize,
+          encodedBodySize: e.encodedBodySize, decodedBodySize: e.decodedBodySize })) });
+    }
+  } catch (error) {
+    self.postMessage({ type: "failed", id: data.id, message: String(error.message ?? error) });
+  } finally {
+    roots.destroy();
+  }
+};

@@ -1,0 +1,151 @@
+"""docs/performance.md from bench/results.json (see bench/run.py) and bench/notes.md."""
+from __future__ import annotations
+
+from pathlib import Path
+
+NOTES = Path(__file__).parent / "notes.md"
+
+MB = 1_000_000
+
+
+def _ms(s):
+    if not s or s.get("median") is None:
+        return "–"
+    return f"{s['median']:.0f} ms ({s['min']:.0f}–{s['max']:.0f})"
+
+
+def _num(s, fmt="{:,.0f}", scale=1.0):
+    if not s or s.get("median") is None:
+        return "–"
+    f = lambda v: fmt.format(v * scale)  # noqa: E731
+    return f"{f(s['median'])} ({f(s['min'])}–{f(s['max'])})"
+
+
+def _met(ok):
+    return "met" if ok else ("**not met**" if ok is not None else "not measured")
+
+
+def rows(results: dict) -> list[tuple[str, str, str, str]]:
+    """(measure, value, target, verdict) rows."""
+    out = []
+    boot = results.get("boot")
+    if boot:
+        for mode in ("cold", "warm"):
+            b = boot[mode]
+            stock = b["stock.html"]
+            out.append((f"boot, {mode}: stock Pyodide (bare page)", _ms(stock["ms"]), "", ""))
+            for name, label in (("fast.html", "boot.js default (snapshot if cached)"),
+                                ("snapshot.html", "boot.js, always the snapshot"),
+                                ("trimmed.html", "boot.js, never the snapshot")):
+                if name not in b:
+                    continue
+                v = b[name]
+                out.append((f"boot, {mode}: {label}; path {', '.join(v['paths'])}; "
+                            "ready to record", f"{_ms(v['ms'])} = **{v['ratio']:.2f}×** stock",
+                            "≤ 0.6× stock", _met(v["ratio"] <= 0.6)))
+            if "fast-hints.html" in b:
+                h, base = b["fast-hints.html"], b["snapshot.html"]
+                out.append((f"boot, {mode}: always the snapshot + preload hints in the document",
+                            f"{_ms(h['ms'])} = {h['ratio']:.2f}× stock; "
+                            f"{_num(h['bytes'], '{:.2f} MB', 1 / MB)}", "(hint helps?)",
+                            "helps" if h["ms"]["median"] < base["ms"]["median"] else
+                            "does not help"))
+        cold, warm = boot["cold"], boot["warm"]
+        labels = (("stock.html", "stock"), ("fast.html", "boot.js default"),
+                  ("snapshot.html", "boot.js, always the snapshot"),
+                  ("trimmed.html", "boot.js, never the snapshot"))
+        labels = tuple((n, l) for n, l in labels if n in cold)
+        for name, label in labels:
+            out.append((f"bytes, cold, {label} (transferSize, all requests)",
+                        _num(cold[name]["bytes"], "{:.2f} MB", 1 / MB),
+                        "≤ 5.8 MB" if name != "stock.html" else "",
+                        _met(cold[name]["bytes"]["median"] <= 5.8 * MB)
+                        if name != "stock.html" else ""))
+        for name, label in labels:
+            w = warm[name]
+            fetched = ", ".join(w["runtime_fetched"]) or "none"
+            out.append((f"bytes, warm, {label}: runtime (/vendor/) re-fetched",
+                        f"{_num(w['runtime_bytes'], '{:,.0f} B')}; files: {fetched}",
+                        "0 B" if name != "stock.html" else "",
+                        _met(w["runtime_bytes"]["max"] == 0) if name != "stock.html" else ""))
+    trace = results.get("trace")
+    if trace:
+        out.append((f"recording in the worker ({trace['steps']:,} steps, {trace['backend']}, "
+                    f"Python {trace['python']})", _num(trace["steps_per_s"], "{:,.0f} steps/s"),
+                    "≥ 100,000 steps/s", _met(trace["steps_per_s"]["median"] >= 100_000)))
+        out.append(("trace JSON per step", _num(trace["json_bytes_per_step"], "{:.1f} B"),
+                    "≤ 100 B/step", _met(trace["json_bytes_per_step"]["median"] <= 100)))
+        out.append(("wasm heap growth per recorded step (Python objects)",
+                    _num(trace["heap_growth_per_step"], "{:.0f} B"), "", ""))
+        out.append(("json.dumps of the trace in the worker", _num(trace["json_s"], "{:.2f} s"),
+                    "", ""))
+        out.append(("recorder overhead in Pyodide (recorded ÷ untraced)",
+                    _num(trace["overhead"], "{:.0f}×"), "", ""))
+    cp = results.get("cpython")
+    if cp:
+        out.append((f"recording in CPython {cp['python']} ({cp['steps']:,} steps)",
+                    _num(cp["steps_per_s"], "{:,.0f} steps/s"), "", ""))
+        out.append((f"recorder overhead in CPython {cp['python']}",
+                    _num(cp["overhead"], "{:.0f}×"), "", ""))
+    load = results.get("load")
+    if load and load.get("status") == "ok":
+        out.append((f"load: {load['connections']} connections, {load['seconds']} s "
+                    f"({load['requests']:,} requests, {load['requests_per_s']:,.0f}/s, "
+                    f"{load['megabytes']:,.0f} MB)",
+                    f"p50 {load['p50_ms']:.1f} ms, p99 {load['p99_ms']:.1f} ms, "
+                    f"{load['errors']} errors", "0 errors", _met(load["errors"] == 0)))
+    elif load:
+        out.append(("load run", load.get("reason") or load.get("status"), "0 errors", "–"))
+    ui = results.get("ui")
+    if ui and ui.get("status") != "ok":
+        out.append(("Debug → cursor; step/slider at 1M steps", ui.get("reason", "–"),
+                    "≤ 50 ms median; ≤ 16 ms p95", "not measured"))
+    return out
+
+
+def table(results: dict) -> str:
+    lines = ["| measure | value: median (min–max) | target | verdict |", "|---|---|---|---|"]
+    lines += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows(results)]
+    return "\n".join(lines)
+
+
+def markdown(results: dict) -> str:
+    m = results["machine"]
+    quick = " (quick run: fewer rounds, not for the record)" if results.get("quick") else ""
+    boot_n = ""
+    if results.get("boot"):
+        boot_n = str(results["boot"]["cold"]["stock.html"]["ms"]["n"])
+    return f"""# Performance
+
+Measured by `python bench/run.py` (`make bench`) on {results['started']}{quick}, in one run,
+alternating A/B; every value is the median with min–max over the rounds
+({boot_n or '–'} boots per variant and mode).
+
+Machine: {m['nproc']} CPUs ({m['cpu']}), {m['memory_gb']} GB RAM, {m['os']};
+{m['chromium']} headless; Python {m['python']} (server, CPython measures);
+Node {m['node']}; Pyodide {m['pyodide']}.
+
+{table(results)}
+
+## What is measured
+
+- **boot**: milliseconds from navigation start to the worker's "ready" message, in
+  headless Chromium against the real server on 127.0.0.1. *Stock* is a bare page whose
+  module worker only runs `loadPyodide` from `/vendor/pyodide-314.0.8/`. *boot.js* is a
+  page whose module worker boots through `web/static/js/boot.js` (memory snapshot on the
+  trimmed `.pyc` standard library from `/vendor/loopstep-boot-314.0.8/`), writes the
+  recorder and lesson files and imports `runtime.recorder`, i.e. it is ready to record.
+  *Cold*: a fresh browser profile for every load. *Warm*: one persistent profile, after
+  two unmeasured visits.
+- **bytes**: the sum of `PerformanceResourceTiming.transferSize` of the document's and the
+  worker's requests (0 for a cache hit, headers only for a revalidation).
+- **recording**: `runtime.recorder.record` of `bench/lessons/million` (a loop that runs
+  1,000,000 statements) inside the bench worker, timed with `time.perf_counter`; JSON
+  bytes per step of the compact `json.dumps` the page receives; *untraced* is the same
+  entry code run by `exec` without the recorder.
+- **load**: `wrk -t2 -c100 -d30s` rotating over the s06 lesson page, a presets API call
+  and `pyodide.asm.wasm` (brotli accepted), against `loopstep serve` with its access log on.
+
+Raw numbers: `bench/results.json`.
+
+{NOTES.read_text() if NOTES.is_file() else ""}"""

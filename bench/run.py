@@ -1,0 +1,158 @@
+"""Side-by-side benchmarks of loopstep against the stock Pyodide boot, in one run.
+
+    python bench/run.py [--quick] [--only boot,trace,cpython,load]
+
+Starts the real server (bench/serve.py: `server.main(["serve", ...])` plus the bench
+pages) and headless Chromium (LOOPSTEP_CHROMIUM or /usr/bin/chromium), then measures,
+alternating A/B, medians with min/max:
+  1. boot: bench page via web/static/js/boot.js (ready = runtime.recorder imported) vs a
+     bare page that only boots the stock Pyodide 314.0.8 in a module worker; cold
+     (fresh profile per load) and warm (one persistent profile);
+  2. long traces: the bench/lessons/million block (1,000,000 statements) recorded in the
+     worker: steps/s, JSON bytes/step, wasm heap growth/step;
+  3. recorder overhead vs the same code untraced, in Pyodide and in this CPython;
+  4. bytes transferred cold and warm (PerformanceResourceTiming.transferSize);
+  5. a load run: 100 connections for 30 s against a lesson page, the presets API, the wasm.
+Writes bench/results.json and docs/performance.md.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+HERE = Path(__file__).parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+import browser  # noqa: E402
+import measures  # noqa: E402
+import report  # noqa: E402
+
+LOAD_PATHS = ["/lessons/s06", "/api/lessons/s06/blocks/run_subagent/presets/normal",
+              "/vendor/pyodide-314.0.8/pyodide.asm.wasm"]
+FULL_STEPS = 1_100_000
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(port: int) -> subprocess.Popen:
+    roots = [ROOT / "runtime" / "lessons", ROOT / "stubs", HERE / "lessons"]
+    cmd = [sys.executable, str(HERE / "serve.py"), "--port", str(port)]
+    for root in roots:
+        cmd += ["--lessons", str(root)]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError("server exited: " + proc.stderr.read().decode()[-2000:])
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/bench/config.json", timeout=2).is_success:
+                return proc
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    proc.kill()
+    raise RuntimeError("server did not start")
+
+
+def boot_section(pw, base: str, rounds: int, hints: bool) -> dict:
+    variants = ("stock.html", "fast.html", "snapshot.html", "trimmed.html") + (
+        ("fast-hints.html",) if hints else ())
+    out = {}
+    for mode in ("cold", "warm"):
+        samples = browser.boot_ab(pw, base, rounds, variants, warm=(mode == "warm"))
+        out[mode] = {name: {"ms": measures.summary([s["ms"] for s in rows]),
+                            "bytes": measures.summary([s["bytes"]["total"] for s in rows]),
+                            "runtime_bytes": measures.summary(
+                                [s["bytes"]["runtime"] for s in rows]),
+                            "runtime_fetched": sorted({n for s in rows
+                                                       for n in s["bytes"]["runtime_fetched"]}),
+                            "paths": sorted({s["path"] for s in rows}),
+                            "fallbacks": sorted({f for s in rows for f in s["fallbacks"]}),
+                            "samples_ms": [round(s["ms"]) for s in rows]}
+                     for name, rows in samples.items()}
+        stock = out[mode]["stock.html"]["ms"]["median"]
+        for name in variants[1:]:
+            out[mode][name]["ratio"] = out[mode][name]["ms"]["median"] / stock
+    return out
+
+
+def trace_section(pw, base: str, max_steps: int, rounds: int) -> dict:
+    data = browser.long_trace(pw, base, max_steps, rounds)
+    records = data["records"]
+    steps = records[0]["steps"]
+    plain_full = data["untraced_s"]
+    scale = min(1.0, steps / (3 * 333_333 + 5))
+    return {
+        "python": data["python"], "backend": records[0]["backend"], "steps": steps,
+        "status": records[0]["status"],
+        "record_s": measures.summary([r["record_s"] for r in records]),
+        "json_s": measures.summary([r["json_s"] for r in records]),
+        "steps_per_s": measures.summary([r["steps"] / r["record_s"] for r in records]),
+        "json_bytes_per_step": measures.summary([r["json_bytes"] / r["steps"] for r in records]),
+        "heap_growth_per_step": measures.summary(
+            [r["heap_growth"] / r["steps"] for r in records]),
+        "untraced_s": measures.summary([p * scale for p in plain_full]),
+        "overhead": measures.summary([r["record_s"] / (p * scale)
+                                      for r, p in zip(records, plain_full)]),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true",
+                        help="few rounds, 100,000 steps, 5 s load run (while developing)")
+    parser.add_argument("--only", default="boot,trace,cpython,load,ui")
+    parser.add_argument("--no-hints", action="store_true", help="skip the preload-hint variant")
+    parser.add_argument("--out", type=Path, default=HERE / "results.json")
+    parser.add_argument("--doc", type=Path, default=ROOT / "docs" / "performance.md")
+    args = parser.parse_args(argv)
+    only = set(args.only.split(","))
+    rounds = 2 if args.quick else 5
+    max_steps = 100_000 if args.quick else FULL_STEPS
+    from playwright.sync_api import sync_playwright
+
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    results = {"quick": args.quick, "started": time.strftime("%Y-%m-%d %H:%M:%S"),
+               "machine": measures.machine(browser.chromium_path())}
+    server = start_server(port)
+    try:
+        with sync_playwright() as pw:
+            if "boot" in only:
+                print("boot A/B (cold, warm) ...", flush=True)
+                results["boot"] = boot_section(pw, base, rounds, not args.no_hints)
+            if "trace" in only:
+                print(f"long trace ({max_steps} steps) in the browser ...", flush=True)
+                results["trace"] = trace_section(pw, base, max_steps, 1 if args.quick else 3)
+            if "ui" in only:
+                results["ui"] = browser.measure_ui(pw, base, args.quick)
+        if "cpython" in only:
+            print("CPython overhead ...", flush=True)
+            results["cpython"] = measures.cpython_overhead(max_steps, 1 if args.quick else 3)
+        if "load" in only:
+            print("load run ...", flush=True)
+            results["load"] = measures.load_run(port, LOAD_PATHS, 5 if args.quick else 30)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    args.out.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n")
+    text = report.markdown(results)
+    args.doc.write_text(text)
+    print(report.table(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
