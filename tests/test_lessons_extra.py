@@ -8,6 +8,7 @@ run_loop status). Also: each displayed function is verbatim from its seed.
 import ast
 import builtins
 import hashlib
+import importlib.util
 import io
 import json
 import shutil
@@ -19,6 +20,11 @@ import pytest
 
 from runtime.catalog import load_lesson
 from runtime.recorder import record
+
+_spec = importlib.util.spec_from_file_location("loopstep_facts", Path(__file__).parent / "facts.py")
+_facts = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_facts)
+locals_at = _facts.locals_at
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
@@ -122,17 +128,6 @@ def trace_of(lesson, block, scenario):
 
 def steps_of(trace, **match):
     return [s for s in trace["steps"] if all(s.get(k) == v for k, v in match.items())]
-
-
-def locals_at(trace, index):
-    """The locals of step ``index``'s frame: the fold of that frame's set/del."""
-    frame, names = trace["steps"][index]["frame"], {}
-    for step in trace["steps"][:index + 1]:
-        if step["frame"] == frame:
-            names.update(step["set"])
-            for name in step.get("del", []):
-                names.pop(name, None)
-    return names
 
 
 def final_locals(trace, frame):
