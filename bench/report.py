@@ -132,7 +132,7 @@ Node {m['node']}; Pyodide {m['pyodide']}.
 - **boot**: milliseconds from navigation start to the worker's "ready" message, in
   headless Chromium against the real server on 127.0.0.1. *Stock* is a bare page whose
   module worker only runs `loadPyodide` from `/vendor/pyodide-314.0.8/`. *boot.js* is a
-  page whose module worker boots through `web/static/js/boot.js` (memory snapshot on the
+  page whose module worker boots through `web/static/js/boot.js` (default: the memory snapshot when cached, else the
   trimmed `.pyc` standard library from `/vendor/loopstep-boot-314.0.8/`), writes the
   recorder and lesson files and imports `runtime.recorder`, i.e. it is ready to record.
   *Cold*: a fresh browser profile for every load. *Warm*: one persistent profile, after
