@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test bench vendor clean
+.PHONY: run test bench boot vendor clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,9 @@ test: $(VENV)/.installed-test
 
 bench: $(VENV)/.installed-test
 	LOOPSTEP_CHROMIUM=$$(scripts/ensure_chromium.sh) $(BIN)/python bench/run.py
+
+boot:
+	scripts/build_boot.sh
 
 vendor:
 	scripts/vendor_pyodide.sh

@@ -14,6 +14,7 @@ VENDOR_DIR = HERE / "vendor"
 PYODIDE_VERSION = "314.0.8"
 PYODIDE_DIR = VENDOR_DIR / f"pyodide-{PYODIDE_VERSION}"
 PYODIDE_URL = f"/vendor/pyodide-{PYODIDE_VERSION}/"
+BOOT_DIR = VENDOR_DIR / f"loopstep-boot-{PYODIDE_VERSION}"
 BOOT_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
               "python_stdlib.zip", "pyodide-lock.json")
 
@@ -104,5 +105,11 @@ def asset(path: Path, accept_encoding: str, *, immutable: bool) -> Asset:
 
 
 def boot_sizes() -> dict[str, int]:
-    """Uncompressed size of each boot file, for the page's progress bar."""
-    return {name: (PYODIDE_DIR / name).stat().st_size for name in BOOT_FILES}
+    """Uncompressed size of each file a first boot fetches, for the page's progress bar:
+    the stock boot set, with the fast boot's trimmed standard library in place of the
+    stock one (boot.js falls back to the stock files when the fast way fails)."""
+    sizes = {name: (PYODIDE_DIR / name).stat().st_size for name in BOOT_FILES}
+    for name in ("python_stdlib.zip", "boot.json"):
+        if (BOOT_DIR / name).is_file():
+            sizes[name] = (BOOT_DIR / name).stat().st_size
+    return sizes

@@ -105,6 +105,7 @@ def page_config(lesson, lang: str, root: str, view: dict, *, embed: bool = False
         "messages": messages()[lang],
         "lesson": lesson.id,
         "pyodide": {"indexURL": f"{root}vendor/pyodide-{assets.PYODIDE_VERSION}/",
+                    "bootURL": f"{root}vendor/{assets.BOOT_DIR.name}/",
                     "sizes": assets.boot_sizes()},
         "python": {"files": python_files, "roots": [f"{WORKER_ROOT}/lessons"],
                    "sysPath": WORKER_ROOT},

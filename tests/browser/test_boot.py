@@ -29,3 +29,23 @@ def test_page_reaches_ready_with_pyodide_in_a_worker(page, server_url):
         "performance.getEntriesByType('resource').filter(e => e.initiatorType === 'script')"
         ".map(e => e.name)"))
     assert not page.watch.off_origin()
+
+
+def test_the_fast_boot_is_used(page, server_url):
+    page.goto(f"{server_url}/lessons/s06")
+    runtime = page.locator('[data-role="runtime"]')
+    expect(runtime).to_have_attribute("data-state", "ready", timeout=60_000)
+    assert runtime.get_attribute("data-boot") in ("snapshot", "trimmed")
+
+
+def test_a_broken_fast_boot_set_falls_back_to_the_stock_boot(page, server_url):
+    def corrupt(route):
+        route.fulfill(status=200, body=b"not a zip", content_type="application/zip")
+    page.route("**/loopstep-boot-314.0.8/**", corrupt)
+    page.goto(f"{server_url}/lessons/s06")
+    runtime = page.locator('[data-role="runtime"]')
+    expect(runtime).to_have_attribute("data-state", "ready", timeout=90_000)
+    expect(runtime).to_have_attribute("data-boot", "stock")
+    block = page.locator('[data-loopstep-block="s06/child_tools"]')
+    block.locator('button[data-action="run"]').click()
+    expect(block.locator('[data-role="output"]')).to_have_text("完成： 只读工具已选出\n")

@@ -29,6 +29,7 @@ export class RuntimeClient extends EventTarget {
       files: (config.python.files ?? []).map((f) => ({ url: new URL(f.url, base).href, path: f.path })),
       roots: config.python.roots ?? [],
       sysPath: config.python.sysPath,
+      bootURL: config.pyodide.bootURL ? new URL(config.pyodide.bootURL, base).href : undefined,
     };
     // config.runtime (optional) may set bootTimeoutMs / recordTimeoutMs.
     this.bootTimeout = config.runtime?.bootTimeoutMs ?? bootTimeout;
@@ -63,7 +64,7 @@ export class RuntimeClient extends EventTarget {
         if (m.type === "progress") this.setState("loading", { loaded: m.loaded, total: m.total });
         else if (m.type === "ready") {
           clearTimeout(timer);
-          this.setState("ready", { python: m.python });
+          this.setState("ready", { python: m.python, path: m.path });
           resolve();
         } else if (m.type === "failed" && m.boot) fail(new RecordError(m.message, "runtime"));
         else this.answer(m);

@@ -9,7 +9,7 @@ export class RuntimeStatus {
   }
 
   /** Show a runtime client "state" event detail. */
-  show({ state, loaded, total, message }) {
+  show({ state, loaded, total, message, path }) {
     if (!this.root) return;
     const label = this.root.querySelector(SEL.runtimeLabel);
     const bar = this.root.querySelector(SEL.runtimeProgress);
@@ -24,6 +24,7 @@ export class RuntimeStatus {
       label.textContent = m.format("loading_progress", { percent });
     } else if (state === "ready") {
       bar.value = bar.max;
+      if (path) this.root.dataset.boot = path;
       label.textContent = m.get("ready");
     } else if (state === "failed") {
       label.textContent = m.format("status_runtime_failed", { message: message ?? "" });

@@ -5,7 +5,10 @@
 // worker → main `progress` {loaded, total}, `ready` {python}, `trace` {id, json},
 // `failed` {id?, message}.
 
+import { bootPyodide } from "./boot.js";
+
 let pyodide = null;
+let bootPath = null; // "snapshot" | "trimmed" | "stock": which way Pyodide came up
 let recordJson = null;
 let roots = [];
 
@@ -89,12 +92,15 @@ async function boot(message) {
   report(true);
   const module = await import(new URL("pyodide.mjs", message.indexURL).href);
   loaded += sizes["pyodide.mjs"] ?? 0;
-  pyodide = await module.loadPyodide({
+  const booted = await bootPyodide(module, {
     indexURL: message.indexURL,
+    bootURL: message.bootURL,
     packages: [],
     stdout: () => {},
     stderr: () => {},
   });
+  pyodide = booted.pyodide;
+  bootPath = booted.path;
   loaded += sizes["pyodide.asm.mjs"] ?? 0;
   loaded = total;
   report(true);
@@ -103,7 +109,7 @@ async function boot(message) {
   pyodide.globals.set("SYS_PATH", message.sysPath ?? "/loopstep");
   recordJson = pyodide.runPython(PRELUDE);
   const python = pyodide.runPython("import sys; sys.version.split()[0]");
-  post({ type: "ready", python });
+  post({ type: "ready", python, path: bootPath });
 }
 
 function record(message) {
