@@ -9,7 +9,8 @@ Both backends speak one vocabulary to the dispatcher (see steps.TraceBuilder):
     on_exception(frame, exc)   an exception is raised in or passes through a traced frame
     on_unwind(frame, exc)      a traced frame is left by an exception
 
-Only code objects in ``targets`` produce events. ``sys.monitoring`` (3.12+)
+A failure inside the dispatcher (not StopRecording) goes to ``dispatcher.fail()``,
+which ends the recording. Only code objects in ``targets`` produce events. ``sys.monitoring`` (3.12+)
 enables local events on exactly those code objects, so everything else runs at
 full speed; RAISE and PY_UNWIND are global events, filtered by code object.
 ``sys.settrace`` (3.11) installs a local tracer only on frames of those code objects.
@@ -50,30 +51,52 @@ class MonitoringBackend:
         ev = mon.events
         d = self.dispatcher
         targets = self.targets
+        program_files = self.program_files
+        getframe = sys._getframe
+        on_call, on_line, on_jump = d.on_call, d.on_line, d.on_jump
+        on_return, on_exception, on_unwind = d.on_return, d.on_exception, d.on_unwind
 
         def start(code, offset):
-            d.on_call(sys._getframe(1))
+            try:
+                on_call(getframe(1))
+            except Exception:
+                d.fail()
 
         def line(code, number):
-            if code in targets:
-                d.on_line(sys._getframe(1), number)
-            elif d.stopped and code.co_filename in self.program_files:
-                raise StopRecording()
+            try:
+                if code in targets:
+                    on_line(getframe(1), number)
+                elif d.stopped and code.co_filename in program_files:
+                    raise StopRecording()
+            except Exception:
+                d.fail()
 
         def jump(code, offset, destination):
             if destination <= offset:
-                d.on_jump(sys._getframe(1))
+                try:
+                    on_jump(getframe(1))
+                except Exception:
+                    d.fail()
 
         def ret(code, offset, value):
-            d.on_return(sys._getframe(1), value)
+            try:
+                on_return(getframe(1), value)
+            except Exception:
+                d.fail()
 
         def raise_(code, offset, exc):
             if code in targets:
-                d.on_exception(sys._getframe(1), exc)
+                try:
+                    on_exception(getframe(1), exc)
+                except Exception:
+                    d.fail()
 
         def unwind(code, offset, exc):
             if code in targets:
-                d.on_unwind(sys._getframe(1), exc)
+                try:
+                    on_unwind(getframe(1), exc)
+                except Exception:
+                    d.fail()
 
         handlers = {ev.PY_START: start, ev.PY_RESUME: start, ev.LINE: line, ev.JUMP: jump,
                     ev.PY_RETURN: ret, ev.PY_YIELD: ret, ev.RAISE: raise_,
@@ -125,27 +148,35 @@ class SettraceBackend:
         d = self.dispatcher
         targets = self.targets
 
+        on_line, on_jump = d.on_line, d.on_jump
+
         def local(frame, event, arg):
-            if event == "line":
-                d.on_line(frame, frame.f_lineno)
-            elif event == "return":
-                code = frame.f_code
-                lasti = frame.f_lasti
-                if lasti >= 0 and code.co_code[lasti] not in _RETURN_OPS:
-                    d.on_unwind(frame, None)
-                else:
-                    d.on_return(frame, arg)
-            elif event == "exception":
-                d.on_exception(frame, arg[1])
-            elif event == "opcode":
-                d.on_jump(frame)
+            try:
+                if event == "line":
+                    on_line(frame, frame.f_lineno)
+                elif event == "return":
+                    code = frame.f_code
+                    lasti = frame.f_lasti
+                    if lasti >= 0 and code.co_code[lasti] not in _RETURN_OPS:
+                        d.on_unwind(frame, None)
+                    else:
+                        d.on_return(frame, arg)
+                elif event == "exception":
+                    d.on_exception(frame, arg[1])
+                elif event == "opcode":
+                    on_jump(frame)
+            except Exception:
+                d.fail()
             return local
 
         def global_(frame, event, arg):
             if event == "call" and frame.f_code in targets:
                 if frame.f_code in self.opcode_codes:
                     frame.f_trace_opcodes = True
-                d.on_call(frame)
+                try:
+                    d.on_call(frame)
+                except Exception:
+                    d.fail()
                 return local
             return None
 

@@ -12,7 +12,7 @@ import sys
 import traceback
 import types
 
-from . import backends
+from . import backends, wire
 from .backends import StopRecording
 from .catalog import load_lesson
 from .statements import find_function, statement_ranges
@@ -105,6 +105,20 @@ def record(lesson, block, scenario, *, roots=None, max_steps=DEFAULT_MAX_STEPS,
     ``roots``: lessons roots (None: the bundled ones). ``backend``: "monitoring"
     or "settrace" (None: the best this interpreter has).
     """
+    header, cols = _record(lesson, block, scenario, roots, max_steps, backend)
+    header["steps"] = wire.steps(cols)
+    return header
+
+
+def record_packed(lesson, block, scenario, *, roots=None, max_steps=DEFAULT_MAX_STEPS,
+                  backend=None):
+    """``record`` in the packed form (docs/design.md, "Packed trace"), as compact JSON text."""
+    header, cols = _record(lesson, block, scenario, roots, max_steps, backend)
+    return wire.dumps(wire.packed(header, cols))
+
+
+def _record(lesson, block, scenario, roots, max_steps, backend):
+    """Run the block; return the trace header (the dict form without steps) and the columns."""
     if not isinstance(max_steps, int) or max_steps < 1:
         raise ValueError("max_steps must be a positive integer")
     spec = load_lesson(lesson, roots)
@@ -143,7 +157,7 @@ def record(lesson, block, scenario, *, roots=None, max_steps=DEFAULT_MAX_STEPS,
                 linecache.cache[path] = entry
 
     info = sys.version_info
-    return {
+    header = {
         "format": FORMAT,
         "lesson": spec.id, "block": block, "scenario": scenario,
         "python": f"{info.major}.{info.minor}.{info.micro}",
@@ -155,5 +169,5 @@ def record(lesson, block, scenario, *, roots=None, max_steps=DEFAULT_MAX_STEPS,
         "result": builder.result,
         "error": builder.error,
         "stacks": builder.stacks,
-        "steps": builder.steps,
     }
+    return header, builder.cols

@@ -1,20 +1,26 @@
 """Build trace steps from backend events (see backends.py for the vocabulary).
 
 A step is a statement: consecutive line events of one frame inside one statement
-fold into one step. Each step stores only the locals that changed since the
-frame's previous step. The outer call stack of a step is stored once in
-``stacks`` and referenced by index.
+fold into one step. Steps are stored in columns (see ``Columns``): one entry per
+step for the event, the first line and the frame row; everything else only where
+it applies. Each step stores only the locals that changed since the frame's
+previous step. The outer call stack of a step is stored once in ``stacks`` and
+referenced by index; ``wire.py`` turns the columns into the dict form or the
+packed form of docs/design.md.
 """
 
-import functools
 import os
 import traceback
 
 from .backends import StopRecording
-from .values import IMMUTABLE_SCALARS, encode
+from .values import IMMUTABLE_SCALARS, MAX_CHARS, encode
 
 _GENERATOR_FLAGS = 0x20 | 0x80 | 0x200   # CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR
 _OWN_LINE = frozenset({"<lambda>", "<genexpr>"})
+_SMALL_INT = 10 ** 18                    # ints inside ±this are encoded by int.__repr__ directly
+
+CALL, LINE, RETURN, EXCEPTION = range(4)
+EVENTS = ("call", "line", "return", "exception")
 
 
 def _message(exc):
@@ -24,35 +30,62 @@ def _message(exc):
         return f"<{type(exc).__qualname__}>"
 
 
-def _guarded(method):
-    """Turn a failure of the recorder itself into a stop, never a user-visible error."""
-    @functools.wraps(method)
-    def run(self, *args):
-        try:
-            return method(self, *args)
-        except StopRecording:
-            raise
-        except Exception:
-            self.internal_error = traceback.format_exc()
-            self.stopped = True
-            raise StopRecording() from None
-    return run
+def encode_fast(value):
+    """``values.encode`` with a shortcut for the scalars most steps change."""
+    t = type(value)
+    if t is int and -_SMALL_INT < value < _SMALL_INT:
+        return int.__repr__(value)
+    if t is str and len(value) <= MAX_CHARS:
+        return str.__repr__(value)
+    return encode(value)
+
+
+class Columns:
+    """The steps of one trace, by field.
+
+    ``event`` (bytearray of CALL/LINE/RETURN/EXCEPTION), ``line`` and ``row`` have
+    one entry per step; ``row`` indexes ``frames``, whose rows are
+    ``[frame id, function name, depth, stack]``. The rest is sparse:
+    ``end`` {step: last line} where it differs from ``line``; ``out`` [step, units,
+    …] where stdout's length changed (it starts at 0); ``sets`` [step, [name,
+    VALUE, …], …] where locals changed; ``dels`` {step: [name, …]}; ``rets``
+    {step: VALUE}; ``excs`` {step: {"type", "message"}}. Lines are relative to
+    the displayed function.
+    """
+
+    __slots__ = ("event", "line", "row", "frames", "end", "out", "sets", "dels", "rets", "excs")
+
+    def __init__(self):
+        self.event = bytearray()
+        self.line = []
+        self.row = []
+        self.frames = []
+        self.end = {}
+        self.out = []
+        self.sets = []
+        self.dels = {}
+        self.rets = {}
+        self.excs = {}
+
+    def __len__(self):
+        return len(self.event)
 
 
 class FrameState:
-    __slots__ = ("fid", "code", "own_line", "stack", "depth", "prev", "last_event",
-                 "last_range", "exc", "generator")
+    __slots__ = ("fid", "code", "spans", "stack", "depth", "row", "prev", "last_event",
+                 "last_span", "exc", "generator")
 
-    def __init__(self, fid, code):
+    def __init__(self, fid, code, spans):
         self.fid = fid
         self.code = code
-        self.own_line = code.co_name in _OWN_LINE
+        self.spans = spans
         self.generator = bool(code.co_flags & _GENERATOR_FLAGS)
         self.prev = {}
         self.stack = 0
         self.depth = 0
+        self.row = -1
         self.last_event = None
-        self.last_range = None
+        self.last_span = None
         self.exc = None
 
 
@@ -60,14 +93,21 @@ class TraceBuilder:
     def __init__(self, *, def_line, ranges, main_code, root_codes, program_files,
                  output, max_steps):
         self.def_line = def_line
-        self.ranges = ranges
+        # absolute line → (first, last) of its statement, relative to the function;
+        # the lines of one statement share one tuple, so a fold is an identity test
+        shared = {}
+        self.spans = {line: shared.setdefault(span, (span[0] - def_line + 1, span[1] - def_line + 1))
+                      for line, span in ranges.items()}
+        self.own_spans = {}
         self.main_code = main_code
         self.root_codes = frozenset(root_codes)
         self.program_files = frozenset(program_files)
         self.output = output
         self.max_steps = max_steps
         self.raw_cap = 20 * max_steps
-        self.steps = []
+        self.cols = Columns()
+        self.rows = {}
+        self.last_out = 0
         self.stacks = []
         self.stack_index = {}
         self.frames = {}
@@ -86,12 +126,23 @@ class TraceBuilder:
     def _rel(self, line):
         return line - self.def_line + 1
 
-    def _range(self, state, line):
+    def _span(self, state, line):
+        """The (first, last) relative lines of the statement holding absolute ``line``."""
         if line is None:
-            line = state.last_range[0] if state.last_range else state.code.co_firstlineno
-        if state.own_line:
-            return (line, line)
-        return self.ranges.get(line, (line, line))
+            if state.last_span is not None:
+                return state.last_span
+            line = state.code.co_firstlineno
+        span = state.spans.get(line)
+        if span is None:
+            rel = line - self.def_line + 1
+            span = state.spans[line] = (rel, rel)
+        return span
+
+    def fail(self):
+        """A failure of the recorder itself: stop the program, never a user-visible error."""
+        self.internal_error = traceback.format_exc()
+        self.stopped = True
+        raise StopRecording() from None
 
     def _stop(self, message):
         self.stopped = True
@@ -103,8 +154,8 @@ class TraceBuilder:
         code = frame.f_code
         state = self.frames.get(frame)
         if state is not None:
-            first = self._range(state, frame.f_lineno)[0]
-            return (code.co_name, None, self._rel(first), state.fid)
+            first = self._span(state, frame.f_lineno)[0]
+            return (code.co_name, None, first, state.fid)
         name = code.co_filename
         if name not in self.program_files:
             name = os.path.basename(name)
@@ -131,39 +182,68 @@ class TraceBuilder:
                 for name, file, line, fid in key])
         return index, len(key)
 
-    def _diff(self, state, frame):
+    def _diff(self, state, frame, n):
+        """Record the locals of ``frame`` that changed since its previous step (step ``n``)."""
         prev = state.prev
-        now = {}
-        changed = {}
+        before = len(prev)
+        changed = None
+        found = 0
+        grown = False
         for name, value in frame.f_locals.items():
             old = prev.get(name)
-            if old is not None and old[0] is value and type(value) in IMMUTABLE_SCALARS:
-                now[name] = old
-                continue
-            encoded = encode(value)
-            if old is None or old[1] != encoded:
-                changed[name] = encoded
-            now[name] = (value, encoded)
-        deleted = [name for name in prev if name not in now]
-        state.prev = now
-        return changed, deleted
+            if old is not None:
+                found += 1
+                if old[0] is value and type(value) in IMMUTABLE_SCALARS:
+                    continue
+                encoded = encode_fast(value)
+                prev[name] = (value, encoded)
+                if old[1] == encoded:
+                    continue
+            else:
+                grown = True
+                encoded = encode_fast(value)
+                prev[name] = (value, encoded)
+            if changed is None:
+                changed = [name, encoded]
+            else:
+                changed.append(name)
+                changed.append(encoded)
+        if grown or found < before:
+            self._reorder(state, frame, n)
+        if changed is not None:
+            sets = self.cols.sets
+            sets.append(n)
+            sets.append(changed)
 
-    def _step(self, state, frame, event, span, extra=None):
-        if len(self.steps) >= self.max_steps:
-            self._stop(f"stopped after {self.max_steps} steps (step limit)")
-        changed, deleted = self._diff(state, frame)
-        step = {"event": event, "line": self._rel(span[0]), "end": self._rel(span[1]),
-                "fn": state.code.co_name, "frame": state.fid, "depth": state.depth,
-                "stack": state.stack, "set": changed}
+    def _reorder(self, state, frame, n):
+        """After a name was bound or unbound: note the unbound ones, keep locals' order."""
+        prev = state.prev
+        now = frame.f_locals
+        deleted = [name for name in prev if name not in now]
         if deleted:
-            step["del"] = deleted
-        step["out"] = self.output.units
-        if extra:
-            step.update(extra)
-        self.steps.append(step)
+            self.cols.dels[n] = deleted
+        state.prev = {name: prev[name] for name in now if name in prev}
+
+    def _step(self, state, frame, event, span):
+        cols = self.cols
+        n = len(cols.event)
+        if n >= self.max_steps:
+            self._stop(f"stopped after {self.max_steps} steps (step limit)")
+        self._diff(state, frame, n)
+        cols.event.append(event)
+        cols.line.append(span[0])
+        if span[1] != span[0]:
+            cols.end[n] = span[1]
+        cols.row.append(state.row)
+        out = self.output.units
+        if out != self.last_out:
+            self.last_out = out
+            cols.out.append(n)
+            cols.out.append(out)
         state.last_event = event
-        state.last_range = span
+        state.last_span = span
         self.raw = 0
+        return n
 
     def _count_raw(self):
         self.raw += 1
@@ -171,42 +251,53 @@ class TraceBuilder:
             self._stop(f"stopped after {self.raw_cap} events inside one step (step limit)")
 
     # -- events ----------------------------------------------------------------
-    @_guarded
     def on_call(self, frame):
         if self.stopped:
             raise StopRecording()
+        code = frame.f_code
         state = self.frames.get(frame)
         if state is None:
-            state = self.frames[frame] = FrameState(self.next_fid, frame.f_code)
+            if code.co_name in _OWN_LINE:
+                spans = self.own_spans.setdefault(code, {})
+            else:
+                spans = self.spans
+            state = self.frames[frame] = FrameState(self.next_fid, code, spans)
             self.next_fid += 1
-            if frame.f_code is self.main_code and self.main_fid is None:
+            if code is self.main_code and self.main_fid is None:
                 self.main_fid = state.fid
-            line = frame.f_code.co_firstlineno
+            line = code.co_firstlineno
         else:
             line = frame.f_lineno
         state.stack, state.depth = self._outer(frame)
-        self._step(state, frame, "call", self._range(state, line))
+        key = (state.fid, state.depth, state.stack)
+        row = self.rows.get(key)
+        if row is None:
+            row = self.rows[key] = len(self.cols.frames)
+            self.cols.frames.append([state.fid, code.co_name, state.depth, state.stack])
+        state.row = row
+        self._step(state, frame, CALL, self._span(state, line))
 
-    @_guarded
     def on_line(self, frame, line):
         if self.stopped:
             raise StopRecording()
         state = self.frames.get(frame)
         if state is None:
             return
-        span = self._range(state, line)
-        if state.last_event == "line" and state.last_range == span:
-            self._count_raw()
+        span = state.spans.get(line) or self._span(state, line)
+        if span is state.last_span and state.last_event == LINE:
+            self.raw += 1
+            if self.raw > self.raw_cap:
+                self._count_raw()
             return
-        self._step(state, frame, "line", span)
+        self._step(state, frame, LINE, span)
 
-    @_guarded
     def on_jump(self, frame):
         if self.stopped:
             raise StopRecording()
-        self._count_raw()
+        self.raw += 1
+        if self.raw > self.raw_cap:
+            self._count_raw()
 
-    @_guarded
     def on_return(self, frame, value):
         if self.stopped:
             raise StopRecording()
@@ -214,14 +305,14 @@ class TraceBuilder:
         if state is None:
             return
         encoded = encode(value)
-        self._step(state, frame, "return", self._range(state, frame.f_lineno), {"ret": encoded})
+        n = self._step(state, frame, RETURN, self._span(state, frame.f_lineno))
+        self.cols.rets[n] = encoded
         if state.fid == self.main_fid and not self.main_done:
             self.result = encoded
             self.main_done = not state.generator
         if not state.generator:
             del self.frames[frame]
 
-    @_guarded
     def on_exception(self, frame, exc):
         if self.stopped or isinstance(exc, StopRecording):
             return
@@ -230,9 +321,9 @@ class TraceBuilder:
             return
         state.exc = exc
         info = {"type": type(exc).__name__, "message": _message(exc)}
-        self._step(state, frame, "exception", self._range(state, frame.f_lineno), {"exc": info})
+        n = self._step(state, frame, EXCEPTION, self._span(state, frame.f_lineno))
+        self.cols.excs[n] = info
 
-    @_guarded
     def on_unwind(self, frame, exc):
         state = self.frames.pop(frame, None)
         if state is None or self.stopped:
@@ -240,6 +331,5 @@ class TraceBuilder:
         exc = exc if exc is not None else state.exc
         if state.fid == self.main_fid and not self.main_done and exc is not None:
             self.main_done = True
-            line = self._range(state, frame.f_lineno)[0]
-            self.error = {"type": type(exc).__name__, "message": _message(exc),
-                          "line": self._rel(line)}
+            line = self._span(state, frame.f_lineno)[0]
+            self.error = {"type": type(exc).__name__, "message": _message(exc), "line": line}
