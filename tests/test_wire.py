@@ -116,3 +116,43 @@ def test_million_steps_pack_under_100_bytes_per_step(tmp_path):
     assert data["count"] == 1_000_000 and data["status"] == "step_limit"
     per_step = len(text.encode("utf-8")) / data["count"]
     assert per_step <= 100, f"{per_step:.1f} bytes per step"
+
+
+CHECK_JS = """
+import { readFileSync } from "node:fs";
+import assert from "node:assert/strict";
+import { fromPacked } from "%s";
+for (const [dictPath, packedPath] of JSON.parse(process.argv[1])) {
+  const trace = JSON.parse(readFileSync(dictPath, "utf8"));
+  const t = fromPacked(readFileSync(packedPath, "utf8"));
+  assert.equal(t.count, trace.steps.length);
+  trace.steps.forEach((s, i) => assert.deepEqual(t.at(i), s, `${dictPath} step ${i}`));
+  for (const key of ["stdout", "stacks", "status", "error", "result"]) {
+    assert.deepEqual(t[key], trace[key], key);
+  }
+}
+console.log("ok");
+"""
+
+
+def test_page_reads_the_packed_form(tmp_path):
+    """web/static/js/trace.js gives back every step of the dict form."""
+    import shutil
+    import subprocess
+    node = shutil.which("node")
+    assert node, "node is required to check the page's trace reader"
+    root = recorder_tests.write_lesson(tmp_path / "lessons", SHAPES)
+    runs = [(("t", "shapes", "normal"), {"roots": [root]}),
+            (("t", "counter", "normal"), {"roots": [root]})]
+    runs += [(run, {}) for run in BUNDLED if run[0] == "s06"]
+    pairs = []
+    for k, (run, kwargs) in enumerate(runs):
+        trace = record(*run, **kwargs)
+        dict_path, packed_path = tmp_path / f"{k}.json", tmp_path / f"{k}.packed.json"
+        dict_path.write_text(json.dumps(trace, ensure_ascii=False), "utf-8")
+        packed_path.write_text(wire.pack(trace), "utf-8")
+        pairs.append([str(dict_path), str(packed_path)])
+    module = (HERE.parent / "web" / "static" / "js" / "trace.js").as_uri()
+    done = subprocess.run([node, "--input-type=module", "-e", CHECK_JS % module,
+                           json.dumps(pairs)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-3000:]

@@ -1,8 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { replay, CHECKPOINT } from "../../web/static/js/replay.js";
+import { fromSteps } from "../../web/static/js/trace.js";
 
-const trace = {
+const header = {
   stdout: "模型调用 1\n完成： answered\n",
   stacks: [
     [{ name: "<module>", file: "s06/entry/run_subagent.py", line: 3, hidden: true }],
@@ -10,7 +11,8 @@ const trace = {
      { name: "run_subagent", line: 15, frame: 1, hidden: false },
      { name: "run_loop", file: "s01/core/loop.py", line: 13, hidden: true }],
   ],
-  steps: [
+};
+const steps = [
     { event: "call", line: 1, fn: "f", frame: 1, depth: 1, stack: 0, out: 0, set: { task: "'t'" } },
     { event: "line", line: 3, fn: "f", frame: 1, depth: 1, stack: 0, out: 0, set: {} },
     { event: "line", line: 4, fn: "f", frame: 1, depth: 1, stack: 0, out: 0, set: { selected: ["dict", 0] } },
@@ -19,8 +21,8 @@ const trace = {
     { event: "return", line: 15, fn: "<lambda>", frame: 2, depth: 3, stack: 1, out: 7, ret: "None" },
     { event: "line", line: 7, fn: "f", frame: 1, depth: 1, stack: 0, out: 7, set: { selected: ["dict", 1, ["'a'", "1"]], name: "'a'" }, del: ["task"] },
     { event: "return", line: 8, fn: "f", frame: 1, depth: 1, stack: 0, out: 7, ret: "1" },
-  ],
-};
+];
+const trace = fromSteps(steps, header);
 
 test("locals fold the set/del of the step's own frame", () => {
   const r = replay(trace);
@@ -50,7 +52,8 @@ test("stack: outer frames then the step's own frame", () => {
   const names = r.stack(4).map((f) => `${f.name}${f.hidden ? "*" : ""}`);
   assert.deepEqual(names, ["<module>*", "run_subagent", "run_loop*", "<lambda>"]);
   assert.equal(r.stack(4).at(-1).current, true);
-  assert.deepEqual(replay({ steps: [] }).stack(-1), []);
+  assert.deepEqual(replay(fromSteps([])).stack(-1), []);
+  assert.deepEqual(replay(null).stack(-1), []);
 });
 
 test("checkpoints give the same locals as a full fold, anywhere in a long trace", () => {
@@ -63,7 +66,7 @@ test("checkpoints give the same locals as a full fold, anywhere in a long trace"
     if (i % 11 === 0) s.del = [`v${(i + 1) % 5}`];
     steps.push(s);
   }
-  const r = replay({ steps, stacks: [[]], stdout: "" });
+  const r = replay(fromSteps(steps, { stacks: [[]], stdout: "" }));
   for (const at of [0, 1, CHECKPOINT - 1, CHECKPOINT, CHECKPOINT + 1, 1000, n - 1]) {
     const expected = new Map();
     for (let k = 0; k <= at; k++) {
@@ -79,7 +82,7 @@ test("a jump into a million-step trace stays fast", () => {
   for (let i = 0; i < steps.length; i++) {
     steps[i] = { event: "line", line: 2, fn: "g", frame: 1 + (i % 3), depth: 1, stack: 0, out: 0, set: { i: String(i) } };
   }
-  const r = replay({ steps, stacks: [[]], stdout: "" });
+  const r = replay(fromSteps(steps, { stacks: [[]], stdout: "" }));
   const started = performance.now();
   for (let k = 0; k < 200; k++) r.locals(Math.floor((k * 7919 * 127) % steps.length));
   const perJump = (performance.now() - started) / 200;

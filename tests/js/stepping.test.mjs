@@ -3,14 +3,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { END, step, applies, hitIndices, settle, isHit } from "../../web/static/js/stepping.js";
+import { fromSteps } from "../../web/static/js/trace.js";
 
 const S = (event, line, fn, frame, depth, extra = {}) =>
   ({ event, line, end: extra.end ?? line, fn, frame, depth, stack: 0, out: 0, ...extra });
 
 // run_subagent-like: line 15 calls run_loop (hidden) which calls a lambda on
 // line 15 and `execute` (lines 19-24); then line 17 returns.
-const nested = {
-  steps: [
+const nested = fromSteps([
     S("call", 11, "run_subagent", 1, 1),            // 0
     S("line", 13, "run_subagent", 1, 1),            // 1
     S("line", 15, "run_subagent", 1, 1, { end: 16 }), // 2
@@ -26,12 +26,10 @@ const nested = {
     S("return", 15, "<lambda>", 4, 3),              // 12
     S("line", 17, "run_subagent", 1, 1),            // 13
     S("return", 17, "run_subagent", 1, 1),          // 14
-  ],
-};
+]);
 
 // child_tools-like loop: line 4 loop header, 7 body.
-const loop = {
-  steps: [
+const loop = fromSteps([
     S("call", 1, "f", 1, 1),   // 0
     S("line", 3, "f", 1, 1),   // 1
     S("line", 4, "f", 1, 1),   // 2
@@ -41,8 +39,8 @@ const loop = {
     S("line", 4, "f", 1, 1),   // 6
     S("line", 8, "f", 1, 1),   // 7
     S("return", 8, "f", 1, 1), // 8
-  ],
-};
+]);
+const empty = fromSteps([]);
 
 const cases = [
   // [name, trace, start, command, breakpoints, expected]
@@ -103,7 +101,7 @@ test("breakpoints given as strings or a Set work", () => {
 
 test("an empty trace ends at once", () => {
   for (const command of ["debug", "run", "continue", "step-back"]) {
-    assert.equal(step({ steps: [] }, END, command, [1]), END);
+    assert.equal(step(empty, END, command, [1]), END);
   }
 });
 
@@ -113,19 +111,19 @@ test("applies: what a paused and a finished cursor can do", () => {
   assert.equal(applies(loop, END, "continue"), false);
   assert.equal(applies(loop, END, "step-back"), true);
   assert.equal(applies(loop, 1, "step-back"), false);
-  assert.equal(applies({ steps: [] }, END, "step-back"), false);
+  assert.equal(applies(empty, END, "step-back"), false);
 });
 
 test("hitIndices lists every hit, nested ones included", () => {
   assert.deepEqual(hitIndices(loop, [7]), [3, 5]);
   assert.deepEqual(hitIndices(nested, [15]), [2, 4, 11]);
   assert.deepEqual(hitIndices(nested, []), []);
-  assert.equal(isHit(nested.steps[3], [15]), false, "call steps never hit");
+  assert.equal(isHit(nested, 3, [15]), false, "call steps never hit");
 });
 
 test("settle moves a slider position onto a stoppable step", () => {
   assert.equal(settle(nested, 3), 4);
   assert.equal(settle(nested, 0), 1);
   assert.equal(settle(nested, 99), 14);
-  assert.equal(settle({ steps: [] }, 0), END);
+  assert.equal(settle(empty, 0), END);
 });

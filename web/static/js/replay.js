@@ -1,62 +1,72 @@
 // Replay: rebuild what the program looked like at any step of a trace.
 //
-// Pure: no DOM. A trace stores only what changed per step (`set`/`del` of the
-// step's frame); the locals of a frame at step i are the fold of that frame's
-// steps up to i. One pass over the trace links each step to the previous step of
-// its frame and keeps a full copy of a frame's locals every CHECKPOINT steps of
-// that frame, so any step is rebuilt from at most CHECKPOINT deltas whatever the
-// trace length.
+// Pure: no DOM. A trace (trace.js) stores only what changed per step (`set`/`del`
+// of the step's frame); the locals of a frame at step i are the fold of that
+// frame's steps up to i. One pass over the trace links each step to the previous
+// step of its frame (an Int32Array) and keeps a full copy of a frame's locals
+// every CHECKPOINT steps of that frame, so any step is rebuilt from at most
+// CHECKPOINT deltas whatever the trace length. The index is made once per trace.
 
 export const CHECKPOINT = 128;
+const RETURN = 2;
+const made = new WeakMap();
 
 /**
  * Index a trace for replay. Returns an object with `locals(i)`, `changed(i)`,
  * `output(i)`, `stack(i)`; every method takes a step index (-1 for the end).
  */
 export function replay(trace) {
-  const steps = trace?.steps ?? [];
-  const n = steps.length;
-  const previous = new Int32Array(n);
-  const snapshots = new Map();
-  const live = new Map();
-  const counts = new Map();
-  for (let i = 0; i < n; i++) {
-    const s = steps[i];
-    const state = live.get(s.frame);
-    previous[i] = state ? state.last : -1;
-    const locals = state ? state.locals : new Map();
-    applyDelta(locals, s);
-    live.set(s.frame, { last: i, locals });
-    const count = (counts.get(s.frame) ?? 0) + 1;
-    counts.set(s.frame, count);
-    if (count % CHECKPOINT === 0) snapshots.set(i, new Map(locals));
-    if (s.event === "return") {
-      live.delete(s.frame);
-      counts.delete(s.frame);
-    }
+  if (!trace) return new Replay(null, new Int32Array(0), new Map());
+  let found = made.get(trace);
+  if (!found) {
+    found = build(trace);
+    made.set(trace, found);
   }
-  return new Replay(trace, steps, previous, snapshots);
+  return found;
 }
 
-function applyDelta(locals, s) {
-  if (s.set) for (const name of Object.keys(s.set)) locals.set(name, s.set[name]);
-  if (s.del) for (const name of s.del) locals.delete(name);
+function build(trace) {
+  const n = trace.count;
+  const previous = new Int32Array(n);
+  const snapshots = new Map();
+  const live = new Map(); // frame id → {last, locals, count}
+  for (let i = 0; i < n; i++) {
+    const frame = trace.frame(i);
+    let state = live.get(frame);
+    if (!state) {
+      state = { last: -1, locals: new Map(), count: 0 };
+      live.set(frame, state);
+    }
+    previous[i] = state.last;
+    applyDelta(state.locals, trace, i);
+    state.last = i;
+    state.count++;
+    if (state.count % CHECKPOINT === 0) snapshots.set(i, new Map(state.locals));
+    if (trace.eventCode(i) === RETURN) live.delete(frame);
+  }
+  return new Replay(trace, previous, snapshots);
+}
+
+function applyDelta(locals, trace, i) {
+  const start = trace.setStart[i];
+  const last = trace.setStart[i + 1];
+  for (let e = start; e < last; e++) locals.set(trace.names[trace.setNames[e]], trace.setValues[e]);
+  if (trace.dels.size) for (const name of trace.del(i)) locals.delete(name);
 }
 
 class Replay {
-  constructor(trace, steps, previous, snapshots) {
+  constructor(trace, previous, snapshots) {
     this.trace = trace;
-    this.steps = steps;
     this.previous = previous;
     this.snapshots = snapshots;
   }
 
   get length() {
-    return this.steps.length;
+    return this.trace?.count ?? 0;
   }
 
   resolve(i) {
-    return i < 0 || i >= this.steps.length ? this.steps.length - 1 : i;
+    return i < 0 || i >= this.length ? this.length - 1 : i;
   }
 
   /** The locals of the frame of step i, as a Map name → VALUE, in binding order. */
@@ -76,23 +86,23 @@ class Replay {
       j = this.previous[j];
     }
     const locals = new Map(base ?? []);
-    for (let k = chain.length - 1; k >= 0; k--) applyDelta(locals, this.steps[chain[k]]);
+    for (let k = chain.length - 1; k >= 0; k--) applyDelta(locals, this.trace, chain[k]);
     return locals;
   }
 
   /** Names that step i bound or changed in its frame. */
   changed(i) {
     const at = this.resolve(i);
-    if (at < 0) return new Set();
-    return new Set(Object.keys(this.steps[at].set ?? {}));
+    const names = new Set();
+    if (at >= 0) this.trace.eachSet(at, (name) => names.add(name));
+    return names;
   }
 
   /** What the program printed up to step i (everything when i is -1). */
   output(i) {
     const stdout = this.trace?.stdout ?? "";
-    if (i < 0 || i >= this.steps.length) return stdout;
-    const out = this.steps[i].out;
-    return typeof out === "number" ? stdout.slice(0, out) : stdout;
+    if (i < 0 || i >= this.length) return stdout;
+    return stdout.slice(0, this.trace.out(i));
   }
 
   /**
@@ -102,10 +112,10 @@ class Replay {
   stack(i) {
     const at = this.resolve(i);
     if (at < 0) return [];
-    const s = this.steps[at];
-    const outer = (this.trace.stacks ?? [])[s.stack] ?? [];
+    const t = this.trace;
+    const outer = (t.stacks ?? [])[t.stack(at)] ?? [];
     const frames = outer.map((f) => ({ ...f, hidden: Boolean(f.hidden), current: false }));
-    frames.push({ name: s.fn, line: s.line, frame: s.frame, hidden: false, current: true });
+    frames.push({ name: t.fn(at), line: t.line(at), frame: t.frame(at), hidden: false, current: true });
     return frames;
   }
 }

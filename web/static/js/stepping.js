@@ -1,8 +1,8 @@
 // Stepping: from a step index, a command and the breakpoints to the next index.
 //
-// Pure: no DOM, no state. `trace.steps` is the recorded list of statements
-// (docs/design.md, trace format 1). An index is a position in that list; END (-1)
-// means the program ran to its end. `breakpoints` is any iterable of 1-based
+// Pure: no DOM, no state. `trace` is a Trace (trace.js): the recorded statements
+// by column, read through its accessors (no object per step). An index is a step
+// position in it; END (-1) means the program ran to its end. `breakpoints` is any iterable of 1-based
 // line numbers within the displayed function.
 //
 // The cursor only lands on "line", "return" and "exception" steps: a "call" step
@@ -20,25 +20,32 @@ export const COMMANDS = Object.freeze([
   "debug", "run", "continue", "step-over", "step-into", "step-out", "step-back",
 ]);
 
-/** Whether the cursor may rest on step `s`. */
-export function stoppable(s) {
-  return s.event !== "call";
+const LINE = 1;
+const RETURN = 2;
+const CALL = 0;
+const NONE = Object.freeze({ count: 0 });
+
+function size(trace) {
+  return trace?.count ?? 0;
 }
 
-function endLine(s) {
-  return s.end ?? s.line;
+/** Whether the cursor may rest on step i. */
+export function stoppable(trace, i) {
+  return trace.eventCode(i) !== CALL;
 }
 
-/** Breakpoint lines (sorted numbers) that step `s` hits. */
-function linesHit(s, bps) {
-  if (s.event !== "line") return [];
-  const last = endLine(s);
-  return bps.filter((b) => b >= s.line && b <= last);
+/** Whether step i hits one of the sorted breakpoint lines `bps`. */
+function hits(trace, i, bps) {
+  if (trace.eventCode(i) !== LINE) return false;
+  const first = trace.line(i);
+  const last = trace.end(i);
+  for (let k = 0; k < bps.length; k++) if (bps[k] >= first && bps[k] <= last) return true;
+  return false;
 }
 
-/** Whether step `s` hits one of the breakpoints. */
-export function isHit(s, breakpoints) {
-  return linesHit(s, normalize(breakpoints)).length > 0;
+/** Whether step i hits one of the breakpoints. */
+export function isHit(trace, i, breakpoints) {
+  return hits(trace, i, normalize(breakpoints));
 }
 
 function normalize(breakpoints) {
@@ -50,45 +57,48 @@ function normalize(breakpoints) {
   return out.sort((a, b) => a - b);
 }
 
-/** Whether step `s` (after `origin`) counts as a breakpoint hit. */
-function hitsAfter(origin, s, bps) {
-  const lines = linesHit(s, bps);
-  if (lines.length === 0) return false;
-  if (!origin || s.depth <= origin.depth) return true;
-  const last = endLine(origin);
-  return lines.some((b) => b < origin.line || b > last);
+/**
+ * Whether step j (after the step `origin`, or -1 for none) counts as a hit: a
+ * deeper step hits only on lines outside the origin's statement.
+ */
+function hitsAfter(trace, origin, j, bps) {
+  if (!hits(trace, j, bps)) return false;
+  if (origin < 0 || trace.depth(j) <= trace.depth(origin)) return true;
+  const first = trace.line(origin);
+  const last = trace.end(origin);
+  const lo = trace.line(j);
+  const hi = trace.end(j);
+  for (const b of bps) if (b >= lo && b <= hi && (b < first || b > last)) return true;
+  return false;
 }
 
-function firstHit(steps, bps) {
-  for (let j = 0; j < steps.length; j++) {
-    if (hitsAfter(null, steps[j], bps)) return j;
+function firstHit(trace, bps) {
+  if (!bps.length) return END;
+  const n = size(trace);
+  for (let j = 0; j < n; j++) if (hitsAfter(trace, -1, j, bps)) return j;
+  return END;
+}
+
+function forward(trace, index, bps, stopsAt) {
+  const n = size(trace);
+  const checkHits = bps.length > 0;
+  for (let j = index + 1; j < n; j++) {
+    if (checkHits && hitsAfter(trace, index, j, bps)) return j;
+    if (trace.eventCode(j) !== CALL && stopsAt(j)) return j;
   }
   return END;
 }
 
-function forward(steps, index, bps, stopsAt) {
-  const origin = steps[index];
-  for (let j = index + 1; j < steps.length; j++) {
-    const s = steps[j];
-    if (hitsAfter(origin, s, bps)) return j;
-    if (stoppable(s) && stopsAt(s)) return j;
-  }
+function lastStoppable(trace, before) {
+  for (let j = before - 1; j >= 0; j--) if (stoppable(trace, j)) return j;
   return END;
 }
 
-function lastStoppable(steps, before) {
-  for (let j = before - 1; j >= 0; j--) {
-    if (stoppable(steps[j])) return j;
-  }
-  return END;
-}
-
-function stepBack(steps, index) {
-  if (index === END) return lastStoppable(steps, steps.length);
-  const depth = steps[index].depth;
+function stepBack(trace, index) {
+  if (index === END) return lastStoppable(trace, size(trace));
+  const depth = trace.depth(index);
   for (let j = index - 1; j >= 0; j--) {
-    const s = steps[j];
-    if (stoppable(s) && s.depth <= depth) return j;
+    if (stoppable(trace, j) && trace.depth(j) <= depth) return j;
   }
   return index;
 }
@@ -99,31 +109,33 @@ function stepBack(steps, index) {
  * stays there; any command but `debug`/`run`/`step-back` from END stays at END.
  */
 export function step(trace, index, command, breakpoints) {
-  const steps = trace?.steps ?? [];
+  const t = trace ?? NONE;
+  const n = size(t);
   const bps = normalize(breakpoints);
   switch (command) {
     case "run":
       return END;
     case "debug":
-      return firstHit(steps, bps);
+      return firstHit(t, bps);
     case "step-back":
-      return steps.length ? stepBack(steps, index) : END;
+      return n ? stepBack(t, index) : END;
     default:
       break;
   }
-  if (index === END || index < 0 || index >= steps.length) return END;
-  const here = steps[index];
+  if (index === END || index < 0 || index >= n) return END;
+  const depth = t.depth(index);
   switch (command) {
     case "continue":
-      return forward(steps, index, bps, () => false);
+      return forward(t, index, bps, () => false);
     case "step-into":
-      return forward(steps, index, bps, () => true);
+      return forward(t, index, bps, () => true);
     case "step-over":
-      return forward(steps, index, bps, (s) => s.depth <= here.depth);
+      return forward(t, index, bps, (j) => t.depth(j) <= depth);
     case "step-out": {
-      const leaving = here.event === "return";
-      return forward(steps, index, bps, (s) => s.depth < here.depth
-        || (!leaving && s.event === "return" && s.frame === here.frame));
+      const leaving = t.eventCode(index) === RETURN;
+      const frame = t.frame(index);
+      return forward(t, index, bps, (j) => t.depth(j) < depth
+        || (!leaving && t.eventCode(j) === RETURN && t.frame(j) === frame));
     }
     default:
       throw new Error(`unknown command: ${command}`);
@@ -132,34 +144,32 @@ export function step(trace, index, command, breakpoints) {
 
 /** Whether `command` can move the cursor from `index` (for enabling buttons). */
 export function applies(trace, index, command) {
-  const steps = trace?.steps ?? [];
+  const n = size(trace);
   if (command === "debug" || command === "run") return true;
   if (command === "step-back") {
-    if (!steps.length) return false;
-    return index === END ? lastStoppable(steps, steps.length) !== END
-      : stepBack(steps, index) !== index;
+    if (!n) return false;
+    return index === END ? lastStoppable(trace, n) !== END
+      : stepBack(trace, index) !== index;
   }
-  return index !== END && index >= 0 && index < steps.length;
+  return index !== END && index >= 0 && index < n;
 }
 
 /** Indices of all steps that hit a breakpoint (for the timeline's ticks). */
 export function hitIndices(trace, breakpoints) {
-  const steps = trace?.steps ?? [];
   const bps = normalize(breakpoints);
   const out = [];
   if (!bps.length) return out;
-  for (let j = 0; j < steps.length; j++) {
-    if (linesHit(steps[j], bps).length) out.push(j);
-  }
+  const n = size(trace);
+  for (let j = 0; j < n; j++) if (hits(trace, j, bps)) out.push(j);
   return out;
 }
 
 /** The nearest stoppable step at or before `index` (for the timeline slider). */
 export function settle(trace, index) {
-  const steps = trace?.steps ?? [];
-  if (!steps.length) return END;
-  const i = Math.max(0, Math.min(index, steps.length - 1));
-  if (stoppable(steps[i])) return i;
-  for (let j = i + 1; j < steps.length; j++) if (stoppable(steps[j])) return j;
-  return lastStoppable(steps, i);
+  const n = size(trace);
+  if (!n) return END;
+  const i = Math.max(0, Math.min(index, n - 1));
+  if (stoppable(trace, i)) return i;
+  for (let j = i + 1; j < n; j++) if (stoppable(trace, j)) return j;
+  return lastStoppable(trace, i);
 }
