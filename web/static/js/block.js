@@ -140,7 +140,7 @@ export class Block {
       this.onCursor(this);
       this.render();
       view.revealCurrent(this.root);
-      const s = this.trace.steps[index];
+      const s = this.trace.at(index);
       this.emit(EVENTS.pause, { step: index, line: s.line });
     }
     this.onChange(this);
@@ -220,7 +220,7 @@ export class Block {
   }
 
   get currentStep() {
-    return this.hasCursor ? this.trace.steps[this.index] : null;
+    return this.hasCursor ? this.trace.at(this.index) : null;
   }
 
   // ---- DOM ----------------------------------------------------------------
@@ -271,7 +271,7 @@ export class Block {
         return m.format("status_paused", { line: this.currentStep.line });
       case "finished":
         if (this.trace?.status === "step_limit") {
-          return m.format("status_step_limit", { steps: this.trace.steps.length });
+          return m.format("status_step_limit", { steps: this.trace.count });
         }
         return m.get("status_finished");
       case "error":
@@ -303,13 +303,13 @@ export class Block {
     if (setup && setupText !== undefined && setup.textContent !== setupText) setup.textContent = setupText;
     const shown = this.trace && this.index !== null;
     const at = shown ? this.index : null;
-    const s = shown && at !== END ? this.trace.steps[at] : null;
-    const last = shown ? this.trace.steps.at(-1) ?? null : null;
+    const s = shown && at !== END ? this.trace.at(at) : null;
+    const last = shown ? this.trace.at(this.trace.count - 1) : null;
     view.renderLines(root, s, shown && at === END ? this.trace.error?.line : undefined);
     const vars = root.querySelector(SEL.variables);
     const stack = root.querySelector(SEL.stack);
     if (shown && (s || last)) {
-      const i = s ? at : this.trace.steps.length - 1;
+      const i = s ? at : this.trace.count - 1;
       view.renderVariables(vars, {
         locals: this.replay.locals(i), changed: this.replay.changed(i), step: s ?? last,
       }, this.messages);
@@ -324,7 +324,7 @@ export class Block {
       shown: Boolean(shown),
     }, this.messages);
     view.renderTimeline(root, {
-      total: shown ? this.trace.steps.length : 0, index: shown ? at : 0, hits: shown ? this.hits : [],
+      total: shown ? this.trace.count : 0, index: shown ? at : 0, hits: shown ? this.hits : [],
     }, this.messages);
   }
 }

@@ -7,6 +7,7 @@
 
 import { SEL } from "./selectors.js";
 import { text, isContainer, items } from "./values.js";
+import { CALL } from "./trace.js";
 
 const MAX_FACTS = 4;
 
@@ -51,13 +52,13 @@ function localFacts(name, value, messages) {
 class CallCounter {
   constructor(trace) {
     this.calls = new Map();
-    const steps = trace.steps ?? [];
-    const outer = steps[0]?.frame;
-    for (let i = 0; i < steps.length; i++) {
-      const s = steps[i];
-      if (s.event !== "call" || s.frame === outer) continue;
-      if (!this.calls.has(s.fn)) this.calls.set(s.fn, []);
-      this.calls.get(s.fn).push(i);
+    const n = trace.count ?? 0;
+    const outer = n ? trace.frame(0) : undefined;
+    for (let i = 0; i < n; i++) {
+      if (trace.eventCode(i) !== CALL || trace.frame(i) === outer) continue;
+      const fn = trace.fn(i);
+      if (!this.calls.has(fn)) this.calls.set(fn, []);
+      this.calls.get(fn).push(i);
     }
   }
 

@@ -7,6 +7,8 @@
 // Emits on itself (an EventTarget): "state" {state: idle|loading|ready|failed,
 // loaded, total, python, message}, and "restarted" {message}.
 
+import { fromPacked } from "./trace.js";
+
 export const BOOT_TIMEOUT_MS = 120_000;
 export const RECORD_TIMEOUT_MS = 30_000;
 
@@ -105,7 +107,7 @@ export class RuntimeClient extends EventTarget {
     clearTimeout(entry.timer);
     if (m.type === "trace") {
       try {
-        entry.resolve(JSON.parse(m.json));
+        entry.resolve(fromPacked(m.json));
       } catch (error) {
         entry.reject(new RecordError(String(error), "failed"));
       }

@@ -2,7 +2,7 @@
 //
 // Protocol (docs/design.md): main → worker `boot` {indexURL, files, sizes,
 // sysPath, roots} and `record` {id, lesson, block, scenario, maxSteps};
-// worker → main `progress` {loaded, total}, `ready` {python}, `trace` {id, json},
+// worker → main `progress` {loaded, total}, `ready` {python}, `trace` {id, json} (the packed trace),
 // `failed` {id?, message}.
 
 import { bootPyodide } from "./boot.js";
@@ -67,8 +67,7 @@ def _loopstep_record(lesson, block, scenario, roots, max_steps):
     kwargs = {"roots": list(roots)}
     if max_steps:
         kwargs["max_steps"] = int(max_steps)
-    trace = recorder.record(lesson, block, scenario, **kwargs)
-    return json.dumps(trace, ensure_ascii=False, separators=(",", ":"))
+    return recorder.record_packed(lesson, block, scenario, **kwargs)
 
 _loopstep_record
 `;
