@@ -10,7 +10,7 @@ import { replay } from "./replay.js";
 import * as view from "./block-view.js";
 
 const STEP_COMMANDS = ["continue", "step-over", "step-into", "step-out", "step-back"];
-export const MAX_STEPS = 1_000_000;
+export const MAX_STEPS = 1_000_000; // unless the page config sets runtime.maxSteps
 
 // action → states it may start from → resulting state (null: keep the state).
 const ACTIONS = {
@@ -96,7 +96,8 @@ export class Block {
       this.render();
       try {
         trace = await this.client.record({
-          lesson: this.lesson, block: this.symbol, scenario: this.scenario, maxSteps: MAX_STEPS,
+          lesson: this.lesson, block: this.symbol, scenario: this.scenario,
+          maxSteps: this.client.maxSteps ?? MAX_STEPS,
         });
       } catch (error) {
         if (token !== this.runToken) return false;
@@ -268,6 +269,11 @@ export class Block {
       case "running":
         return m.get("status_running");
       case "paused":
+        if (this.trace?.status === "step_limit") {
+          return m.format("status_paused_step_limit", {
+            line: this.currentStep.line, steps: this.trace.count,
+          });
+        }
         return m.format("status_paused", { line: this.currentStep.line });
       case "finished":
         if (this.trace?.status === "step_limit") {
@@ -286,6 +292,7 @@ export class Block {
     const f = this.failure;
     if (f?.kind === "runtime") return m.format("status_runtime_failed", { message: f.message });
     if (f?.kind === "timeout") return m.format("status_worker_restarted", { message: f.message });
+    if (f?.kind === "fatal") return m.format("status_runtime_crashed", { message: f.message });
     if (f) return m.format("status_error_detail", { message: f.message });
     const e = this.trace?.error;
     if (e) return m.format("status_exception", { type: e.type, message: e.message, line: e.line });

@@ -2,20 +2,26 @@
 //
 // Boots on first need, queues record requests made before it is ready, gives
 // up on a boot that takes too long, and terminates a worker whose recording
-// runs past a wall-clock watchdog; the next request then boots a fresh one.
+// runs past a wall-clock watchdog (code stuck in C never yields to an interrupt)
+// or whose Pyodide broke fatally (a stack overflow through C); the next request
+// then boots a fresh one.
 //
 // Emits on itself (an EventTarget): "state" {state: idle|loading|ready|failed,
-// loaded, total, python, message}, and "restarted" {message}.
+// loaded, total, python, message}, and "restarted" {message, kind}.
 
 import { fromPacked } from "./trace.js";
 
 export const BOOT_TIMEOUT_MS = 120_000;
 export const RECORD_TIMEOUT_MS = 30_000;
 
+const seconds = (ms) => `${Math.round(ms / 100) / 10} s`;
+
 export class RecordError extends Error {
   constructor(message, kind) {
     super(message);
-    this.kind = kind; // "failed" (Python raised), "timeout" (watchdog), "runtime" (no runtime)
+    // "failed" (Python raised), "timeout" (watchdog), "fatal" (Pyodide broke; restarted),
+    // "runtime" (no runtime)
+    this.kind = kind;
   }
 }
 
@@ -36,6 +42,7 @@ export class RuntimeClient extends EventTarget {
     // config.runtime (optional) may set bootTimeoutMs / recordTimeoutMs.
     this.bootTimeout = config.runtime?.bootTimeoutMs ?? bootTimeout;
     this.recordTimeout = config.runtime?.recordTimeoutMs ?? recordTimeout;
+    this.maxSteps = config.runtime?.maxSteps ?? null;
     this.state = "idle";
     this.worker = null;
     this.ready = null;
@@ -54,7 +61,8 @@ export class RuntimeClient extends EventTarget {
     this.ready = new Promise((resolve, reject) => {
       const worker = new Worker(this.workerURL, { type: "module", name: "loopstep-python" });
       this.worker = worker;
-      const timer = setTimeout(() => fail(new RecordError("timeout", "runtime")), this.bootTimeout);
+      const timer = setTimeout(() => fail(new RecordError(seconds(this.bootTimeout), "runtime")),
+        this.bootTimeout);
       const fail = (error) => {
         clearTimeout(timer);
         this.discard(worker);
@@ -69,13 +77,14 @@ export class RuntimeClient extends EventTarget {
           this.setState("ready", { python: m.python, path: m.path });
           resolve();
         } else if (m.type === "failed" && m.boot) fail(new RecordError(m.message, "runtime"));
+        else if (m.type === "failed" && m.fatal) this.restart(worker, m.message, "fatal");
         else this.answer(m);
       });
       worker.addEventListener("error", (event) => {
         event.preventDefault();
         const error = new RecordError(event.message || "worker error", "runtime");
         if (this.state !== "ready") fail(error);
-        else this.crash(worker, error.message);
+        else this.restart(worker, error.message, "fatal");
       });
       this.setState("loading", { loaded: 0, total: 1 });
       worker.postMessage(this.bootMessage);
@@ -90,11 +99,8 @@ export class RuntimeClient extends EventTarget {
     const id = this.nextId++;
     const worker = this.worker;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        const message = `${this.recordTimeout / 1000} s`;
-        this.crash(worker, message);
-        this.dispatchEvent(new CustomEvent("restarted", { detail: { message } }));
-      }, this.recordTimeout);
+      const timer = setTimeout(() => this.restart(worker, seconds(this.recordTimeout), "timeout"),
+        this.recordTimeout);
       this.pending.set(id, { resolve, reject, timer });
       worker.postMessage({ type: "record", id, lesson, block, scenario, maxSteps });
     });
@@ -114,15 +120,20 @@ export class RuntimeClient extends EventTarget {
     } else entry.reject(new RecordError(m.message, "failed"));
   }
 
-  /** Terminate a worker that is stuck or dead; pending requests fail; the next one re-boots. */
-  crash(worker, message) {
+  /**
+   * Terminate a worker that is stuck ("timeout") or broken ("fatal"); pending
+   * requests fail with that kind; a fresh worker boots at once.
+   */
+  restart(worker, message, kind) {
+    if (this.worker !== worker) return;
     this.discard(worker);
     for (const [id, entry] of this.pending) {
       clearTimeout(entry.timer);
-      entry.reject(new RecordError(message, "timeout"));
+      entry.reject(new RecordError(message, kind));
       this.pending.delete(id);
     }
-    this.setState("idle", { message });
+    this.setState("idle", { message, kind });
+    this.dispatchEvent(new CustomEvent("restarted", { detail: { message, kind } }));
     this.boot();
   }
 

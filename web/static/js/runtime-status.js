@@ -9,7 +9,7 @@ export class RuntimeStatus {
   }
 
   /** Show a runtime client "state" event detail. */
-  show({ state, loaded, total, message, path }) {
+  show({ state, loaded, total, message, path, kind }) {
     if (!this.root) return;
     const label = this.root.querySelector(SEL.runtimeLabel);
     const bar = this.root.querySelector(SEL.runtimeProgress);
@@ -29,7 +29,8 @@ export class RuntimeStatus {
     } else if (state === "failed") {
       label.textContent = m.format("status_runtime_failed", { message: message ?? "" });
     } else if (message) {
-      label.textContent = m.format("status_worker_restarted", { message });
+      const key = kind === "fatal" ? "status_runtime_crashed" : "status_worker_restarted";
+      label.textContent = m.format(key, { message });
     }
   }
 }

@@ -3,7 +3,12 @@
 // Protocol (docs/design.md): main → worker `boot` {indexURL, files, sizes,
 // sysPath, roots} and `record` {id, lesson, block, scenario, maxSteps};
 // worker → main `progress` {loaded, total}, `ready` {python}, `trace` {id, json} (the packed trace),
-// `failed` {id?, message}.
+// `failed` {id?, message, boot?, fatal?}. `fatal`: Pyodide itself broke (e.g. the
+// browser's stack overflowed under C recursion) and this worker can record no more.
+//
+// A wasm that cannot load fails the boot at once instead of leaving loadPyodide
+// waiting: a missing file or one not served as application/wasm is caught when it
+// is fetched, bytes that do not compile when WebAssembly rejects them.
 
 import { bootPyodide } from "./boot.js";
 
@@ -12,6 +17,19 @@ let bootPath = null; // "snapshot" | "trimmed" | "stock": which way Pyodide came
 let recordJson = null;
 let roots = [];
 
+// Python frames allowed: deeper recursion raises RecursionError instead of
+// overflowing the browser's stack (fatal in Pyodide). Measured in Chromium's
+// worker: recursion through a builtin (map) overflows past ~500 frames, plain
+// recursion past ~3,000; the recorder's own frames need a margin on top.
+const RECURSION_LIMIT = 400;
+
+// Rejects as soon as the boot set is known to be unusable (checkWasm, watchWebAssembly).
+let failBoot = () => {};
+const bootFailed = new Promise((_, reject) => {
+  failBoot = reject;
+});
+bootFailed.catch(() => {});
+
 const post = (message) => self.postMessage(message);
 
 /** Wrap fetch so bytes of the boot set are counted as they arrive. */
@@ -19,8 +37,9 @@ function countingFetch(sizes, onBytes) {
   const original = self.fetch.bind(self);
   return async (input, init) => {
     const response = await original(input, init);
-    const url = typeof input === "string" ? input : input.url;
+    const url = input instanceof Request ? input.url : String(input); // string or URL
     const name = new URL(url, self.location.href).pathname.split("/").pop();
+    if (name.endsWith(".wasm")) checkWasm(name, response);
     if (!response.ok || !response.body || !(name in sizes)) return response;
     const reader = response.body.getReader();
     const counted = new ReadableStream({
@@ -45,6 +64,34 @@ function countingFetch(sizes, onBytes) {
   };
 }
 
+/** A wasm response that cannot be instantiated fails the boot now (it would hang). */
+function checkWasm(name, response) {
+  if (!response.ok) {
+    failBoot(new Error(`${name}: HTTP ${response.status}`));
+    return;
+  }
+  const type = (response.headers.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase();
+  if (type !== "application/wasm") {
+    failBoot(new Error(`${name}: served as ${type || "no type"}, not application/wasm`));
+  }
+}
+
+/**
+ * A wasm that does not compile or instantiate (corrupt bytes, a failed response)
+ * fails the boot: Pyodide only logs a warning then and never settles.
+ */
+function watchWebAssembly() {
+  for (const name of ["instantiate", "instantiateStreaming", "compile", "compileStreaming"]) {
+    const original = WebAssembly[name];
+    if (typeof original !== "function") continue;
+    WebAssembly[name] = function (...args) {
+      const result = original.apply(this, args);
+      result.catch((error) => failBoot(new Error(`pyodide.asm.wasm: ${error?.message ?? error}`)));
+      return result;
+    };
+  }
+}
+
 async function writeFiles(files) {
   const texts = await Promise.all(files.map(async (file) => {
     const response = await fetch(file.url);
@@ -64,6 +111,7 @@ if SYS_PATH not in sys.path:
 from runtime import recorder
 
 def _loopstep_record(lesson, block, scenario, roots, max_steps):
+    sys.setrecursionlimit(RECURSION_LIMIT)  # lesson code may have raised it
     kwargs = {"roots": list(roots)}
     if max_steps:
         kwargs["max_steps"] = int(max_steps)
@@ -88,16 +136,17 @@ async function boot(message) {
     loaded += n;
     report(false);
   });
+  watchWebAssembly();
   report(true);
   const module = await import(new URL("pyodide.mjs", message.indexURL).href);
   loaded += sizes["pyodide.mjs"] ?? 0;
-  const booted = await bootPyodide(module, {
+  const booted = await Promise.race([bootFailed, bootPyodide(module, {
     indexURL: message.indexURL,
     bootURL: message.bootURL,
     packages: [],
     stdout: () => {},
     stderr: () => {},
-  });
+  })]);
   pyodide = booted.pyodide;
   bootPath = booted.path;
   loaded += sizes["pyodide.asm.mjs"] ?? 0;
@@ -106,6 +155,7 @@ async function boot(message) {
   await writeFiles(message.files ?? []);
   roots = message.roots ?? [];
   pyodide.globals.set("SYS_PATH", message.sysPath ?? "/loopstep");
+  pyodide.globals.set("RECURSION_LIMIT", RECURSION_LIMIT);
   recordJson = pyodide.runPython(PRELUDE);
   const python = pyodide.runPython("import sys; sys.version.split()[0]");
   post({ type: "ready", python, path: bootPath });
@@ -137,6 +187,7 @@ self.addEventListener("message", async (event) => {
       record(message);
     }
   } catch (error) {
-    post({ type: "failed", id: message.id, message: describe(error), boot: message.type === "boot" });
+    const fatal = Boolean(error?.pyodide_fatal_error);
+    post({ type: "failed", id: message.id, message: describe(error), boot: message.type === "boot", fatal });
   }
 });
