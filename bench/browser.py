@@ -73,6 +73,57 @@ def boot_once(context, base: str, page_name: str, timeout_ms: int = 180_000) -> 
         page.close()
 
 
+LESSON_PAGE = "lesson"   # the real debugger page, /lessons/s06, until its runtime is ready
+READY_PROBE = """
+window.__loopstep_ready = null;
+document.addEventListener("DOMContentLoaded", () => {
+  const runtime = document.querySelector('[data-role="runtime"]');
+  if (!runtime) return;
+  const seen = () => {
+    if (runtime.dataset.state === "ready" && window.__loopstep_ready === null) {
+      window.__loopstep_ready = {ms: performance.now(), path: runtime.dataset.boot || ""};
+    }
+  };
+  new MutationObserver(seen).observe(runtime, {attributes: true});
+  seen();
+});
+"""
+
+
+def lesson_boot_once(context, base: str, timeout_ms: int = 180_000) -> dict:
+    """The lesson page from navigation to 'runtime ready'; bytes of every request,
+    the worker's included, from the network layer (encoded sizes)."""
+    page = context.new_page()
+    sizes: list[tuple[str, int]] = []
+    page.on("requestfinished", lambda r: sizes.append((r.url, _encoded_size(r))))
+    try:
+        page.add_init_script(READY_PROBE)
+        page.goto(f"{base}/lessons/s06", wait_until="commit")
+        deadline = time.monotonic() + timeout_ms / 1000
+        while not page.evaluate("window.__loopstep_ready"):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{page.url}: not ready after {timeout_ms} ms")
+            time.sleep(0.02)
+        state = page.evaluate("window.__loopstep_ready")
+        entries = [{"name": url, "transferSize": size} for url, size in sizes]
+        return {"ms": state["ms"], "path": state["path"], "fallbacks": [],
+                "bytes": _runtime_bytes(entries)}
+    finally:
+        page.close()
+
+
+def _encoded_size(request) -> int:
+    try:
+        sizes = request.sizes()
+    except Exception:  # a request served from the memory cache has no network sizes
+        return 0
+    return sizes.get("responseBodySize", 0) + sizes.get("responseHeadersSize", 0)
+
+
+def load_once(context, base: str, name: str) -> dict:
+    return lesson_boot_once(context, base) if name == LESSON_PAGE else boot_once(context, base, name)
+
+
 def boot_ab(playwright, base: str, rounds: int, variants: tuple[str, ...], warm: bool) -> dict:
     """Alternate the variants `rounds` times; cold: a fresh profile per load."""
     samples = {name: [] for name in variants}
@@ -81,18 +132,18 @@ def boot_ab(playwright, base: str, rounds: int, variants: tuple[str, ...], warm:
         try:
             with profile(playwright, folder) as context:
                 for name in variants:           # first visits fill the cache, not measured
-                    boot_once(context, base, name)
-                    boot_once(context, base, name)
+                    load_once(context, base, name)
+                    load_once(context, base, name)
                 for _ in range(rounds):
                     for name in variants:
-                        samples[name].append(boot_once(context, base, name))
+                        samples[name].append(load_once(context, base, name))
         finally:
             shutil.rmtree(folder, ignore_errors=True)
     else:
         for _ in range(rounds):
             for name in variants:
                 with profile(playwright) as context:
-                    samples[name].append(boot_once(context, base, name))
+                    samples[name].append(load_once(context, base, name))
     return samples
 
 
@@ -113,14 +164,82 @@ def long_trace(playwright, base: str, max_steps: int, rounds: int) -> dict:
 
 
 def measure_ui(playwright, base: str, quick: bool) -> dict:
-    """Debug → cursor and step/slider latency on the real lesson page.
+    """Debug → cursor on the s06 page, and step / slider latency on the million-step
+    lesson, each timed in the page from the input event to the next painted frame."""
+    clicks, jumps = (10, 40) if quick else (60, 300)
+    with profile(playwright) as context:
+        page = context.new_page()
+        page.goto(f"{base}/lessons/s06")
+        block = '[data-loopstep-block="s06/child_tools"]'
+        page.locator(block).get_attribute("data-state")
+        _wait_state(page, block, "ready")
+        page.click(f'{block} button[data-gutter="7"]')
+        debug = page.evaluate(UI_PROBE, {"block": block, "kind": "debug", "n": clicks})
+        page.goto(f"{base}/lessons/million")
+        block = '[data-loopstep-block="million/count_up"]'
+        _wait_state(page, block, "ready")
+        page.click(f'{block} button[data-gutter="6"]')
+        started = time.monotonic()
+        page.click(f'{block} button[data-action="debug"]')
+        _wait_state(page, block, "paused", timeout_s=300)
+        record_s = time.monotonic() - started
+        steps = int(page.locator(f'{block} input[data-role="timeline"]').get_attribute("max")) + 1
+        jump = page.evaluate(UI_PROBE, {"block": block, "kind": "jump", "n": jumps})
+        step = page.evaluate(UI_PROBE, {"block": block, "kind": "step", "n": jumps})
+        page.close()
+    return {"debug_to_cursor_ms": debug, "million": {"steps": steps, "record_s": record_s,
+                                                     "jump_ms": jump, "step_ms": step}}
 
-    HOOK for the finished page (contract: [data-loopstep-block], button[data-action=debug],
-    [aria-current=step], input[data-role=timeline]). Returns {"status": "not measured"}
-    until the page is wired to boot.js and raises its trace cap to 1,000,000 steps.
-    A filled version should: open /lessons/million, wait for data-state=ready, then ≥50
-    times click Debug and time until [aria-current=step] is painted (requestAnimationFrame
-    after the mutation); then at 1M steps set the timeline to ≥200 random positions and
-    press step-over/step-back, timing each until the next paint; report median and p95.
-    """
-    return {"status": "not measured", "reason": "lesson page not wired to boot.js yet"}
+
+def _wait_state(page, block: str, state: str, timeout_s: float = 180) -> None:
+    deadline = time.monotonic() + timeout_s
+    while page.locator(block).get_attribute("data-state") != state:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{block} never reached {state}")
+        time.sleep(0.02)
+
+
+# Runs in the page (Playwright evaluates it through the devtools protocol, outside CSP):
+# times each action from the input event to the frame after the cursor moved.
+UI_PROBE = """
+async ({block, kind, n}) => {
+  const root = document.querySelector(block);
+  const button = (name) => root.querySelector(`button[data-action="${name}"]`);
+  const slider = root.querySelector('input[data-role="timeline"]');
+  const painted = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+  const cursor = () => {
+    const at = root.querySelector('[aria-current="step"]');
+    return at ? at.dataset.line + ":" + slider.value : null;
+  };
+  const moved = async (before) => {
+    for (let i = 0; i < 100000 && cursor() === before; i++) await new Promise(requestAnimationFrame);
+  };
+  const times = [];
+  const handled = [];
+  let seed = 12345;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  for (let i = 0; i < n; i++) {
+    if (kind === "debug" && !button("reset").disabled) { button("reset").click(); await painted(); }
+    const before = cursor();
+    const t0 = performance.now();
+    if (kind === "debug") button("debug").click();
+    else if (kind === "step") (i % 2 ? button("step-back") : button("step-over")).click();
+    else {
+      slider.value = String(Math.floor(random() * Number(slider.max)));
+      slider.dispatchEvent(new Event("input", {bubbles: true}));
+    }
+    handled.push(performance.now() - t0);
+    if (kind === "debug") await moved(before);
+    await painted();
+    times.push(performance.now() - t0);
+  }
+  const stats = (xs) => {
+    xs.sort((a, b) => a - b);
+    const at = (q) => xs[Math.min(xs.length - 1, Math.floor(q * xs.length))];
+    return {n: xs.length, median: at(0.5), p95: at(0.95), max: xs[xs.length - 1]};
+  };
+  // `handled`: the input's handlers ran and the DOM shows the new step (all synchronous);
+  // the median/p95 fields: until the frame after that was painted.
+  return {...stats(times), handled: stats(handled)};
+}
+"""

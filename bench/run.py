@@ -67,7 +67,7 @@ def start_server(port: int) -> subprocess.Popen:
 
 
 def boot_section(pw, base: str, rounds: int, hints: bool) -> dict:
-    variants = ("stock.html", "fast.html", "snapshot.html", "trimmed.html") + (
+    variants = ("stock.html", browser.LESSON_PAGE, "fast.html", "snapshot.html", "trimmed.html") + (
         ("fast-hints.html",) if hints else ())
     out = {}
     for mode in ("cold", "warm"):
