@@ -1,0 +1,105 @@
+"""Contained failures: a Pyodide that cannot load shows an error quickly, never hangs.
+
+The wasm of the bundled Pyodide is replaced through `page.route` with a 404, the
+right bytes served as text/plain, corrupt bytes, or no answer at all. The page under
+test is the fixture lesson `fixture_lessons/robust` on a `loopstep serve` with a
+short boot timeout, which only the last case waits for. These tests always use that
+server, also in the `--site=export` pass: the boot timeout reaches the page only
+through `serve`, and the page and worker code under test are the same files in an
+export. Routing a request also keeps Chromium's HTTP cache out of the way.
+"""
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+try:
+    from .conftest import PageWatch, ServerProcess
+except ImportError:
+    from conftest import PageWatch, ServerProcess
+
+LESSONS = Path(__file__).resolve().parent / "fixture_lessons"
+WASM = "**/vendor/pyodide-314.0.8/pyodide.asm.wasm"
+BOOT_TIMEOUT_S = 12
+# A detected failure must show well before the boot timeout would have fired.
+FAST_MS = 8_000
+
+
+@pytest.fixture(scope="module")
+def load_server():
+    proc = ServerProcess(["--lessons", str(LESSONS), "--boot-timeout", str(BOOT_TIMEOUT_S)])
+    yield proc
+    proc.stop()
+
+
+@pytest.fixture
+def fresh_page(browser_context, load_server):
+    page = browser_context.new_page()
+    watch = PageWatch(page, load_server.url)
+    yield page
+    page.close()
+    assert not watch.off_origin(), watch.off_origin()
+
+
+def not_found(route):
+    route.fulfill(status=404, content_type="text/plain", body="not found")
+
+
+def as_text(route):
+    response = route.fetch()
+    headers = {k: v for k, v in response.headers.items()
+               if k.lower() not in ("content-type", "content-encoding", "content-length")}
+    route.fulfill(status=200, headers=headers, content_type="text/plain", body=response.body())
+
+
+def corrupt(route):
+    # the wasm magic and version, then bytes that are no valid section
+    route.fulfill(status=200, content_type="application/wasm",
+                  body=b"\0asm\x01\0\0\0" + bytes(range(256)) * 64)
+
+
+def expect_runtime_failed(page, message, timeout_ms):
+    """The runtime panel and every block in error saying why (`message`, its start),
+    every control disabled."""
+    runtime = page.locator('[data-role="runtime"]')
+    expect(runtime).to_have_attribute("data-state", "error", timeout=timeout_ms)
+    expect(runtime).to_contain_text(f"Python 运行时加载失败：{message}")
+    blocks = page.locator("[data-loopstep-block]")
+    assert blocks.count() >= 6
+    for i in range(blocks.count()):
+        b = blocks.nth(i)
+        expect(b).to_have_attribute("data-state", "error")
+        expect(b.locator('[data-role="status"]')).to_have_text(
+            re.compile("^" + re.escape(f"Python 运行时加载失败：{message}")))
+        for button in b.locator("button[data-action]").all():
+            expect(button).to_be_disabled()
+
+
+@pytest.mark.allow_console_errors
+@pytest.mark.parametrize("handler, message", [
+    (not_found, "pyodide.asm.wasm: HTTP 404"),
+    (as_text, "pyodide.asm.wasm: served as text/plain, not application/wasm"),
+    (corrupt, "pyodide.asm.wasm: WebAssembly."),
+], ids=["missing", "wrong-mime", "corrupt"])
+def test_a_wasm_that_cannot_load_fails_fast_with_a_visible_error(fresh_page, load_server,
+                                                                  handler, message):
+    fresh_page.route(WASM, handler)
+    started = time.monotonic()
+    fresh_page.goto(load_server.url + "/lessons/robust")
+    expect_runtime_failed(fresh_page, message, FAST_MS)
+    assert time.monotonic() - started < BOOT_TIMEOUT_S, "reported by the boot timeout, not detected"
+
+
+@pytest.mark.allow_console_errors
+def test_a_wasm_that_never_arrives_fails_at_the_boot_timeout(fresh_page, load_server):
+    held = []
+    fresh_page.route(WASM, lambda route: held.append(route))  # never answered
+    fresh_page.goto(load_server.url + "/lessons/robust")
+    expect(fresh_page.locator('[data-loopstep-block="robust/spin"]')).to_have_attribute(
+        "data-state", "loading")
+    expect_runtime_failed(fresh_page, f"{BOOT_TIMEOUT_S} s", BOOT_TIMEOUT_S * 1000 + 10_000)
+    assert held, "the wasm request was not held"
