@@ -182,17 +182,28 @@ class TraceBuilder:
                 for name, file, line, fid in key])
         return index, len(key)
 
-    def _diff(self, state, frame, n):
-        """Record the locals of ``frame`` that changed since its previous step (step ``n``)."""
+    def _reorder(self, state, frame, n):
+        """After a name was bound or unbound: note the unbound ones, keep locals' order."""
         prev = state.prev
-        before = len(prev)
+        now = frame.f_locals
+        deleted = [name for name in prev if name not in now]
+        if deleted:
+            self.cols.dels[n] = deleted
+        state.prev = {name: prev[name] for name in now if name in prev}
+
+    def _step(self, state, frame, event, span):
+        """Append step ``n`` with the locals of ``frame`` changed since its previous step."""
+        cols = self.cols
+        n = len(cols.event)
+        if n >= self.max_steps:
+            self._stop(f"stopped after {self.max_steps} steps (step limit)")
+        prev = state.prev
         changed = None
-        found = 0
         grown = False
-        for name, value in frame.f_locals.items():
+        items = frame.f_locals.items()
+        for name, value in items:
             old = prev.get(name)
             if old is not None:
-                found += 1
                 if old[0] is value and type(value) in IMMUTABLE_SCALARS:
                     continue
                 encoded = encode_fast(value)
@@ -208,28 +219,11 @@ class TraceBuilder:
             else:
                 changed.append(name)
                 changed.append(encoded)
-        if grown or found < before:
+        if grown or len(prev) != len(items):
             self._reorder(state, frame, n)
         if changed is not None:
-            sets = self.cols.sets
-            sets.append(n)
-            sets.append(changed)
-
-    def _reorder(self, state, frame, n):
-        """After a name was bound or unbound: note the unbound ones, keep locals' order."""
-        prev = state.prev
-        now = frame.f_locals
-        deleted = [name for name in prev if name not in now]
-        if deleted:
-            self.cols.dels[n] = deleted
-        state.prev = {name: prev[name] for name in now if name in prev}
-
-    def _step(self, state, frame, event, span):
-        cols = self.cols
-        n = len(cols.event)
-        if n >= self.max_steps:
-            self._stop(f"stopped after {self.max_steps} steps (step limit)")
-        self._diff(state, frame, n)
+            cols.sets.append(n)
+            cols.sets.append(changed)
         cols.event.append(event)
         cols.line.append(span[0])
         if span[1] != span[0]:

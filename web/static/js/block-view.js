@@ -130,7 +130,12 @@ export function renderTimeline(root, { total, index, hits }, messages) {
   if (ticks && hits !== undefined) renderTicks(ticks, hits, max);
 }
 
+const drawnTicks = new WeakMap(); // ticks element → [hits, max] last drawn
+
 function renderTicks(ticks, hits, max) {
+  const drawn = drawnTicks.get(ticks);
+  if (drawn && drawn[0] === hits && drawn[1] === max) return; // a step moves no tick
+  drawnTicks.set(ticks, [hits, max]);
   const buckets = new Set();
   for (const h of hits) buckets.add(max ? Math.round((h / max) * TICK_BUCKETS) : 0);
   const nodes = [...buckets].sort((a, b) => a - b).map((b) => {
