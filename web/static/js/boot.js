@@ -167,6 +167,9 @@ export async function bootPyodide(module, { indexURL, bootURL, ...rest } = {}) {
     const text = (bytes) => new TextDecoder().decode(bytes);
     const manifestP = readBytes(bootURL + "boot.json").then((b) => JSON.parse(text(b)));
     const sumsP = readBytes(indexURL + "SHA256SUMS").then(text);
+    // Awaited below; until then a failure must not surface as an unhandled rejection.
+    manifestP.catch(() => {});
+    sumsP.catch(() => {});
     const snapshotURL = bootURL + "snapshot.bin";
     const useSnapshot = snapshotMode === "cached" ? await isCached(snapshotURL) : !!snapshotMode;
     const snapshotP = useSnapshot ? readBytes(snapshotURL) : null;
