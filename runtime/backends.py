@@ -59,6 +59,8 @@ class MonitoringBackend:
         def start(code, offset):
             try:
                 on_call(getframe(1))
+            except RecursionError:
+                raise  # the program ran out of stack here: its own error, not the recorder's
             except Exception:
                 d.fail()
 
@@ -68,6 +70,8 @@ class MonitoringBackend:
                     on_line(getframe(1), number)
                 elif d.stopped and code.co_filename in program_files:
                     raise StopRecording()
+            except RecursionError:
+                raise  # the program ran out of stack here: its own error, not the recorder's
             except Exception:
                 d.fail()
 
@@ -75,12 +79,16 @@ class MonitoringBackend:
             if destination <= offset:
                 try:
                     on_jump(getframe(1))
+                except RecursionError:
+                    raise  # the program ran out of stack here: its own error, not the recorder's
                 except Exception:
                     d.fail()
 
         def ret(code, offset, value):
             try:
                 on_return(getframe(1), value)
+            except RecursionError:
+                raise  # the program ran out of stack here: its own error, not the recorder's
             except Exception:
                 d.fail()
 
@@ -88,6 +96,8 @@ class MonitoringBackend:
             if code in targets:
                 try:
                     on_exception(getframe(1), exc)
+                except RecursionError:
+                    raise  # the program ran out of stack here: its own error, not the recorder's
                 except Exception:
                     d.fail()
 
@@ -95,6 +105,8 @@ class MonitoringBackend:
             if code in targets:
                 try:
                     on_unwind(getframe(1), exc)
+                except RecursionError:
+                    raise  # the program ran out of stack here: its own error, not the recorder's
                 except Exception:
                     d.fail()
 
@@ -165,6 +177,8 @@ class SettraceBackend:
                     d.on_exception(frame, arg[1])
                 elif event == "opcode":
                     on_jump(frame)
+            except RecursionError:
+                raise  # the program ran out of stack here: its own error, not the recorder's
             except Exception:
                 d.fail()
             return local
@@ -175,6 +189,8 @@ class SettraceBackend:
                     frame.f_trace_opcodes = True
                 try:
                     d.on_call(frame)
+                except RecursionError:
+                    raise  # the program ran out of stack here: its own error, not the recorder's
                 except Exception:
                     d.fail()
                 return local

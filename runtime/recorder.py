@@ -67,10 +67,13 @@ def _targets(module_code, symbol, first, last):
 
 
 def _traceback_text(exc, program_files):
-    tb = exc.__traceback__
-    while tb is not None and tb.tb_frame.f_code.co_filename not in program_files:
-        tb = tb.tb_next
-    return "".join(traceback.format_exception(type(exc), exc, tb))
+    """The traceback as the program's own: frames of the recorder and of the standard
+    library that it ran inside are left out."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename in program_files]
+    lines = ["Traceback (most recent call last):\n"]
+    lines += traceback.StackSummary.from_list(frames).format()
+    lines += traceback.format_exception_only(type(exc), exc)
+    return "".join(lines)
 
 
 def _run(codes, builder, backend, program_files):
@@ -89,6 +92,7 @@ def _run(codes, builder, backend, program_files):
         raise
     except BaseException as exc:
         if not builder.stopped:
+            builder.escaped(exc)
             message = f"{type(exc).__name__}: {exc}"
             return "exception", message, _traceback_text(exc, program_files)
     if builder.internal_error:

@@ -138,6 +138,18 @@ class TraceBuilder:
             span = state.spans[line] = (rel, rel)
         return span
 
+    def escaped(self, exc):
+        """An exception left the program after tracing had ended (settrace drops its hook
+        when the hook itself runs out of stack): take the displayed function's error from
+        the traceback when no unwind event recorded it."""
+        if self.error is not None:
+            return
+        for frame, line in traceback.walk_tb(exc.__traceback__):
+            if frame.f_code is self.main_code:
+                self.error = {"type": type(exc).__name__, "message": _message(exc),
+                              "line": self._rel(line)}
+                return
+
     def fail(self):
         """A failure of the recorder itself: stop the program, never a user-visible error."""
         self.internal_error = traceback.format_exc()

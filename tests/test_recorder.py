@@ -270,3 +270,23 @@ def test_encode_long_repr_is_cut():
         def __repr__(self):
             return "x" * 1000
     assert len(values.encode(Long())) == values.MAX_CHARS
+
+
+@pytest.mark.parametrize("source", [
+    "def down(n):\n    return down(n + 1)\n",
+    "def down(n):\n    return list(map(down, [n + 1]))\n",
+])
+def test_running_out_of_stack_is_the_programs_own_error(tmp_path, source):
+    root = write_lesson(tmp_path, source)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(300)
+    try:
+        trace = record("t", "down", "normal", roots=[root])
+    finally:
+        sys.setrecursionlimit(limit)
+    assert trace["status"] == "exception"
+    assert trace["error"]["type"] == "RecursionError"
+    assert trace["stdout"].startswith("Traceback (most recent call last):\n")
+    assert trace["stdout"].rstrip().endswith("RecursionError: maximum recursion depth exceeded")
+    assert "runtime/" not in trace["stdout"] and "traceback.py" not in trace["stdout"]
+    assert "[Previous line repeated" in trace["stdout"]

@@ -11,6 +11,8 @@ import { installKeys } from "./keys.js";
 import * as urlState from "./url-state.js";
 import { installEmbedBridge } from "./embed-bridge.js";
 
+const URL_WRITE_DELAY_MS = 120;
+
 function readConfig() {
   const node = document.querySelector(SEL.config);
   return node ? JSON.parse(node.textContent) : null;
@@ -80,7 +82,18 @@ class Page {
     if (this.cursor === block || !block.hasCursor) {
       this.diagram.update(this.cursor?.hasCursor ? this.cursor : null);
     }
-    if (!this.restoring) urlState.write(block);
+    if (!this.restoring) this.writeUrlSoon(block);
+  }
+
+  /** The URL follows the last change after a short pause, not on every step: writing
+   * history on each of a burst of steps costs frames. */
+  writeUrlSoon(block) {
+    this.urlBlock = block;
+    if (this.urlTimer) return;
+    this.urlTimer = setTimeout(() => {
+      this.urlTimer = null;
+      urlState.write(this.urlBlock);
+    }, URL_WRITE_DELAY_MS);
   }
 
   /** Apply the URL's block, scenario, breakpoints and step. */
