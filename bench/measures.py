@@ -30,16 +30,17 @@ def cpython_overhead(max_steps: int, rounds: int) -> dict:
     """The benchmark block recorded vs run untraced, in this CPython."""
     sys.path.insert(0, str(ROOT))
     from runtime.catalog import load_lesson
-    from runtime.recorder import record
+    from runtime.recorder import record_packed
 
     spec = load_lesson("million", [LESSONS])
     block = spec.blocks[0]
     recorded, plain, steps = [], [], 0
     for _ in range(rounds):
         t0 = time.perf_counter()
-        trace = record("million", block.symbol, "normal", roots=[LESSONS], max_steps=max_steps)
+        text = record_packed("million", block.symbol, "normal", roots=[LESSONS],
+                             max_steps=max_steps)
         recorded.append(time.perf_counter() - t0)
-        steps = len(trace["steps"])
+        steps = json.loads(text)["count"]
         codes = [compile(p.text, p.path, "exec", dont_inherit=True)
                  for p in spec.programs(block.symbol, "normal")]
         namespace = {"__name__": "__main__"}
@@ -49,7 +50,7 @@ def cpython_overhead(max_steps: int, rounds: int) -> dict:
             t0 = time.perf_counter()
             exec(codes[-1], namespace)
             plain.append(time.perf_counter() - t0)
-        del trace
+        del text
     full_steps = 3 * 333_333 + 5
     # untraced time for the same number of statements as were recorded
     scale = min(1.0, steps / full_steps)

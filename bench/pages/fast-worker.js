@@ -25,13 +25,14 @@ from runtime import recorder
 from runtime.catalog import load_lesson
 
 def record(lesson, block, scenario, roots, max_steps):
+    # what the page's worker does: record, and serialise the packed trace it posts
     t0 = time.perf_counter()
-    trace = recorder.record(lesson, block, scenario, roots=list(roots), max_steps=max_steps)
+    text = recorder.record_packed(lesson, block, scenario, roots=list(roots),
+                                  max_steps=max_steps)
     t1 = time.perf_counter()
-    text = json.dumps(trace, ensure_ascii=False, separators=(",", ":"))
-    t2 = time.perf_counter()
-    return json.dumps({"status": trace["status"], "steps": len(trace["steps"]),
-                       "backend": trace["backend"], "record_s": t1 - t0, "json_s": t2 - t1,
+    trace = json.loads(text)
+    return json.dumps({"status": trace["status"], "steps": trace["count"],
+                       "backend": trace["backend"], "record_s": t1 - t0, "json_s": 0.0,
                        "json_bytes": len(text.encode())})
 
 def untraced(lesson, block, scenario, roots):

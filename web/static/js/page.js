@@ -3,7 +3,7 @@
 
 import { SEL, EVENTS } from "./selectors.js";
 import { Messages } from "./messages.js";
-import { RuntimeClient } from "./runtime-client.js";
+import { sharedClient } from "./runtime-client.js";
 import { RuntimeStatus } from "./runtime-status.js";
 import { Block } from "./block.js";
 import { Diagram } from "./diagram.js";
@@ -22,7 +22,7 @@ class Page {
   constructor(config) {
     this.config = config;
     this.messages = new Messages(config.messages);
-    this.client = new RuntimeClient(config);
+    this.client = sharedClient(config);
     this.status = new RuntimeStatus(document.querySelector(SEL.runtime), this.messages);
     this.diagram = new Diagram(document.querySelector(SEL.diagram), config.stages, this.messages);
     this.blocks = [];
@@ -43,10 +43,12 @@ class Page {
         onChange: (block) => this.changed(block),
       }));
     }
-    this.client.addEventListener("state", (event) => {
-      this.status.show(event.detail);
-      for (const block of this.blocks) block.runtime(event.detail.state, event.detail.message);
-    });
+    const onState = (detail) => {
+      this.status.show(detail);
+      for (const block of this.blocks) block.runtime(detail.state, detail.message);
+    };
+    this.client.addEventListener("state", (event) => onState(event.detail));
+    if (this.client.lastDetail) onState(this.client.lastDetail); // booted early
     installKeys(document, () => this.cursor ?? this.lastUsed);
     document.addEventListener("focusin", (event) => {
       const block = this.blockOf(event.target);

@@ -9,7 +9,9 @@
 // Emits on itself (an EventTarget): "state" {state: idle|loading|ready|failed,
 // loaded, total, python, message}, and "restarted" {message, kind}.
 
-import { fromPacked } from "./trace.js";
+// trace.js is imported when the first trace arrives (the page has loaded it by then), so
+// that the early boot script's module graph stays one file deep.
+const traceModule = () => import("./trace.js");
 
 export const BOOT_TIMEOUT_MS = 120_000;
 export const RECORD_TIMEOUT_MS = 30_000;
@@ -52,7 +54,8 @@ export class RuntimeClient extends EventTarget {
 
   setState(state, extra = {}) {
     this.state = state;
-    this.dispatchEvent(new CustomEvent("state", { detail: { state, ...extra } }));
+    this.lastDetail = { state, ...extra };
+    this.dispatchEvent(new CustomEvent("state", { detail: this.lastDetail }));
   }
 
   /** Start the worker if none runs; resolves when it can record. */
@@ -112,11 +115,9 @@ export class RuntimeClient extends EventTarget {
     this.pending.delete(m.id);
     clearTimeout(entry.timer);
     if (m.type === "trace") {
-      try {
-        entry.resolve(fromPacked(m.json));
-      } catch (error) {
-        entry.reject(new RecordError(String(error), "failed"));
-      }
+      traceModule()
+        .then(({ fromPacked }) => entry.resolve(fromPacked(m.json)))
+        .catch((error) => entry.reject(new RecordError(String(error), "failed")));
     } else entry.reject(new RecordError(m.message, "failed"));
   }
 
@@ -144,4 +145,12 @@ export class RuntimeClient extends EventTarget {
       this.ready = null;
     }
   }
+}
+
+let shared = null;
+
+/** The page's one client: the early boot script and the page script share it. */
+export function sharedClient(config) {
+  shared ??= new RuntimeClient(config);
+  return shared;
 }

@@ -41,27 +41,24 @@ function countingFetch(sizes, onBytes) {
     const name = new URL(url, self.location.href).pathname.split("/").pop();
     if (name.endsWith(".wasm")) checkWasm(name, response);
     if (!response.ok || !response.body || !(name in sizes)) return response;
-    const reader = response.body.getReader();
-    const counted = new ReadableStream({
-      async pull(controller) {
-        const { done, value } = await reader.read();
-        if (done) {
-          controller.close();
-          return;
-        }
-        onBytes(value.byteLength);
-        controller.enqueue(value);
-      },
-      cancel(reason) {
-        return reader.cancel(reason);
-      },
-    });
-    return new Response(counted, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
+    // Count a clone's bytes and hand back the original response untouched: a response
+    // rebuilt around a JS stream would lose the browser's compiled-wasm cache.
+    countBytes(response.clone(), onBytes);
+    return response;
   };
+}
+
+async function countBytes(response, onBytes) {
+  const reader = response.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      onBytes(value.byteLength);
+    }
+  } catch {
+    // the original response reports its own failure
+  }
 }
 
 /** A wasm response that cannot be instantiated fails the boot now (it would hang). */
@@ -92,12 +89,19 @@ function watchWebAssembly() {
   }
 }
 
-async function writeFiles(files) {
-  const texts = await Promise.all(files.map(async (file) => {
+/** Fetch the recorder's and the lesson's Python files (started while Pyodide boots). */
+function fetchFiles(files) {
+  const texts = Promise.all(files.map(async (file) => {
     const response = await fetch(file.url);
     if (!response.ok) throw new Error(`${file.url}: HTTP ${response.status}`);
     return response.text();
   }));
+  texts.catch(() => {}); // awaited after the boot; a failure is reported there
+  return texts;
+}
+
+async function writeFiles(files, fetched) {
+  const texts = await fetched;
   files.forEach((file, i) => {
     pyodide.FS.mkdirTree(file.path.slice(0, file.path.lastIndexOf("/")));
     pyodide.FS.writeFile(file.path, texts[i], { encoding: "utf8" });
@@ -138,6 +142,8 @@ async function boot(message) {
   });
   watchWebAssembly();
   report(true);
+  const files = message.files ?? [];
+  const fetched = fetchFiles(files);
   const module = await import(new URL("pyodide.mjs", message.indexURL).href);
   loaded += sizes["pyodide.mjs"] ?? 0;
   const booted = await Promise.race([bootFailed, bootPyodide(module, {
@@ -152,7 +158,7 @@ async function boot(message) {
   loaded += sizes["pyodide.asm.mjs"] ?? 0;
   loaded = total;
   report(true);
-  await writeFiles(message.files ?? []);
+  await writeFiles(files, fetched);
   roots = message.roots ?? [];
   pyodide.globals.set("SYS_PATH", message.sysPath ?? "/loopstep");
   pyodide.globals.set("RECURSION_LIMIT", RECURSION_LIMIT);
