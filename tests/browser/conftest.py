@@ -148,6 +148,13 @@ class PageWatch:
         page.on("console", lambda m: m.type == "error" and self.console_errors.append(m.text))
         page.on("pageerror", lambda e: self.page_errors.append(str(e)))
 
+    def check(self, request) -> None:
+        """Fail the test on console errors (unless it allows them) or off-origin requests."""
+        if "allow_console_errors" not in request.keywords:
+            assert not self.page_errors, self.page_errors
+            assert not self.console_errors, self.console_errors
+        assert not self.off_origin(), self.off_origin()
+
     def off_origin(self) -> list[str]:
         def origin(url: str) -> str:
             parts = urlsplit(url)
@@ -169,10 +176,7 @@ def page(browser_context, server_url, request):
     page.watch = watch
     yield page
     page.close()
-    if "allow_console_errors" not in request.keywords:
-        assert not watch.page_errors, watch.page_errors
-        assert not watch.console_errors, watch.console_errors
-    assert not watch.off_origin(), watch.off_origin()
+    watch.check(request)
 
 
 def pytest_configure(config):

@@ -49,10 +49,7 @@ def robust(browser_context, robust_server, request):
         "data-state", "ready", timeout=BOOT_TIMEOUT)
     yield page
     page.close()
-    if "allow_console_errors" not in request.keywords:
-        assert not watch.page_errors, watch.page_errors
-        assert not watch.console_errors, watch.console_errors
-    assert not watch.off_origin(), watch.off_origin()
+    watch.check(request)
 
 
 def blk(page, symbol):
