@@ -8,8 +8,7 @@ PORT ?= 8000
 .PHONY: run test bench boot vendor clean
 
 $(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
+	scripts/make_venv.sh $(PYTHON) $(VENV)
 
 $(VENV)/.installed: $(BIN)/python pyproject.toml
 	$(BIN)/pip install -q -e .
