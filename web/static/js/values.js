@@ -17,6 +17,11 @@ function isCutString(v) {
   return Array.isArray(v) && v[0] === "str";
 }
 
+/** The repr of a string's first characters, marked as cut: 'abc' → 'abc…'. */
+function cutText(repr) {
+  return repr.length >= 2 ? repr.slice(0, -1) + ELLIPSIS + repr.slice(-1) : repr + ELLIPSIS;
+}
+
 /** The items of a container VALUE: [[key|null, value], …], and whether some were left out. */
 export function items(v) {
   const kind = v[0];
@@ -39,7 +44,7 @@ export function text(value) {
     }
     const v = item.value;
     if (typeof v === "string") out.push(v);
-    else if (isCutString(v)) out.push(String(v[1]));
+    else if (isCutString(v)) out.push(cutText(String(v[1])));
     else if (isContainer(v)) pushContainer(work, v);
     else out.push(v === null || v === undefined ? "None" : String(v));
   }
