@@ -9,44 +9,12 @@ try:
     from .conftest import PageWatch, ServerProcess
 except ImportError:
     from conftest import PageWatch, ServerProcess
-
-SOURCE = "def double(n):\n    twice = n * 2\n    return twice\n"
-TOML = """
-title.zh = "小例子"
-title.en = "A tiny lesson"
-summary.zh = "把数翻倍。"
-summary.en = "Doubles a number."
-setup = "tiny/setup.py"
-modules = ["tiny/code.py"]
-[[presets]]
-name = "small"
-zh = "小数"
-en = "Small"
-[[presets]]
-name = "large"
-zh = "大数"
-en = "Large"
-[[blocks]]
-symbol = "double"
-source = "tiny/code.py"
-presets = ["small", "large"]
-entry = "print(double(n))\\n"
-[[stages]]
-id = "double"
-zh = "翻倍"
-en = "Double"
-lines = [{ block = "double", from = 2, to = 3 }]
-"""
+from tiny_lesson import make_lesson
 
 
 @pytest.fixture(scope="module")
 def tiny_server(tmp_path_factory):
-    root = tmp_path_factory.mktemp("lessons")
-    (root / "tiny").mkdir()
-    (root / "tiny" / "lesson.toml").write_text(TOML, encoding="utf-8")
-    (root / "tiny" / "code.py").write_text(SOURCE, encoding="utf-8")
-    (root / "tiny" / "setup.py").write_text("n = 21 if scenario == 'small' else 500\n",
-                                            encoding="utf-8")
+    root = make_lesson(tmp_path_factory.mktemp("lessons"))
     proc = ServerProcess(["--lessons", str(root)])
     yield proc
     proc.stop()

@@ -1,0 +1,62 @@
+"""`loopstep serve` and `loopstep export`: broken lessons refuse to serve, new lesson
+folders need no code change, and the export writes a static site."""
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+import server
+from tiny_lesson import SOURCE as TINY_SOURCE, TOML as TINY_TOML, make_lesson
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", "import sys, server; sys.exit(server.main(sys.argv[1:]))",
+                           *args], cwd=REPO, capture_output=True, text=True, timeout=60)
+
+
+def test_a_new_lesson_folder_is_served_without_code_changes(tmp_path):
+    client = TestClient(server.create_app([make_lesson(tmp_path)]))
+    assert [lesson["id"] for lesson in client.get("/api/lessons").json()["lessons"]] == ["tiny"]
+    page = client.get("/lessons/tiny")
+    assert page.status_code == 200 and 'data-loopstep-block="tiny/double"' in page.text
+    assert client.get("/py/lessons/tiny/code.py").text == TINY_SOURCE
+    assert client.get("/lessons/s06").status_code == 404
+
+
+@pytest.mark.parametrize("toml,source,reason", [
+    (TINY_TOML.replace('symbol = "double"', 'symbol = "triple"'), TINY_SOURCE,
+     "no top-level function 'triple'"),
+    (TINY_TOML.replace('presets = ["small", "large"]', 'presets = ["huge"]'), TINY_SOURCE,
+     "unknown preset 'huge'"),
+    (TINY_TOML.replace("to = 3", "to = 9"), TINY_SOURCE, "outside block double"),
+    (TINY_TOML.replace('"tiny/code.py"]', '"tiny/gone.py"]'), TINY_SOURCE, "'tiny/gone.py' not found"),
+    (TINY_TOML.replace('setup = "tiny/setup.py"', 'setup = "../secret.py"'), TINY_SOURCE, "without '..'"),
+])
+def test_broken_lessons_stop_the_server_with_file_and_reason(tmp_path, toml, source, reason):
+    root = make_lesson(tmp_path, toml, source)
+    result = run_cli("serve", "--port", "9", "--lessons", str(root))
+    assert result.returncode != 0
+    assert "tiny/lesson.toml" in result.stderr or "tiny" in result.stderr
+    assert reason in result.stderr, result.stderr
+
+
+def test_export_writes_a_static_site(tmp_path):
+    out = tmp_path / "site"
+    result = run_cli("export", str(out))
+    assert result.returncode == 0, result.stderr
+    for rel in ("index.html", "en/index.html", "lessons/s06/index.html", "lessons/s06/en/index.html",
+                "embed/s06/run_subagent/index.html", "api/lessons.json", "api/lessons/s06.json",
+                "api/lessons/s06/blocks/task_result/presets/long.json",
+                "vendor/pyodide-314.0.8/pyodide.asm.wasm", "vendor/pyodide-314.0.8/pyodide.asm.wasm.br",
+                "py/runtime/recorder.py", "py/lessons/s06/core/runtime.py", "py/lessons/s06/lesson.toml"):
+        assert (out / rel).is_file(), rel
+    page = (out / "lessons/s06/index.html").read_text()
+    assert 'href="../../static/css/loopstep.css"' in page
+    assert '"indexURL": "../../vendor/pyodide-314.0.8/"' in page or \
+        '"indexURL":"../../vendor/pyodide-314.0.8/"' in page
+    shutil.rmtree(out)
