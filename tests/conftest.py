@@ -1,6 +1,46 @@
-"""Options shared by the whole suite."""
+"""Options shared by the whole suite, and the audit that keeps it self-contained."""
+
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+_BESIDE = []   # files the test process opened or listed beside the repository
+
+
+def beside_the_repository(path, root=ROOT):
+    """A path in the repository's own parent folder but outside the repository (the
+    place a development checkout keeps material a clone does not have)."""
+    parent = root.parent
+    if parent == Path(parent.anchor) or parent in (Path.home(), Path(tempfile.gettempdir())):
+        return False   # the repository sits in a shared place: only the static scan applies
+    try:
+        path = Path(path).resolve()
+    except (OSError, TypeError, ValueError):
+        return False
+    return path.is_relative_to(parent) and not path.is_relative_to(root)
+
+
+def _audit(event, args):
+    if event in ("open", "os.listdir", "os.scandir") and args and isinstance(args[0], (str, Path)):
+        if beside_the_repository(args[0]):
+            _BESIDE.append(str(args[0]))
 
 
 def pytest_addoption(parser):
     parser.addoption("--site", choices=("server", "export"), default="server",
                      help="run the browser tests against the server (default) or a static export")
+
+
+def pytest_configure(config):
+    sys.addaudithook(_audit)
+
+
+@pytest.fixture(autouse=True)
+def _nothing_read_beside_the_repository():
+    yield
+    if _BESIDE:
+        found, _BESIDE[:] = list(_BESIDE), []
+        pytest.fail(f"the test read files outside the repository: {found}")

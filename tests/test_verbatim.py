@@ -1,8 +1,7 @@
 """The s06 functions shown and executed are byte-identical to the lesson text.
 
-The lesson's text is taken from the seed file beside the clone when it exists
-(``../shared/seeds``); the sha256 of each function text is pinned as well, so the
-check holds without the seed.
+The lesson's text is kept in ``tests/fixtures/seeds`` (see its README for where it
+came from); the sha256 of each function text is pinned as well.
 """
 
 import hashlib
@@ -13,7 +12,7 @@ import pytest
 from runtime.catalog import load_lesson
 from runtime.recorder import _targets
 
-SEED = Path(__file__).parent.parent.parent / "shared/seeds/000_73b60d6d11539d44.txt"
+SEED = Path(__file__).parent / "fixtures" / "seeds" / "000_73b60d6d11539d44.txt"
 
 PINNED = {
     "child_tools": "269e35f4f8aeacc07f5bf869a24053ecaf691ec2c8b243eeeb26a5ed06af8814",
@@ -28,7 +27,7 @@ def sha(text):
 
 
 def seed_text():
-    assert SEED.exists(), f"the lesson text is expected at {SEED} (shared/ beside the clone)"
+    assert SEED.exists(), f"the lesson text is expected at {SEED}"
     return SEED.read_text("utf-8")
 
 
