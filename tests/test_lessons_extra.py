@@ -31,12 +31,12 @@ SEEDS = Path(__file__).resolve().parent / "fixtures" / "seeds"
 
 # ---------------------------------------------------------------- expected output
 
-STARTED = "\n[Subagent started]\n"
-DONE = "[Subagent done]\n"
-STOPPED = "[Subagent stopped]\n"
-READ = "  [sub] read_file: pytest>=8.0\n"
+STARTED = "\n\033[35m[Subagent started]\033[0m\n"
+DONE = "\033[35m[Subagent done]\033[0m\n"
+STOPPED = "\033[35m[Subagent stopped]\033[0m\n"
+READ = "  \033[90m[sub] read_file: pytest>=8.0\033[0m\n"
 ASK = "  Allow write_file outside the workspace: ../outside.txt? [y/N] n\n"
-WRITE_DENIED = "  [sub] write_file: Permission denied by user\n"
+WRITE_DENIED = "  \033[90m[sub] write_file: Permission denied by user\033[0m\n"
 CLEAN = "工作区外的 outside.txt 存在： False\n"
 
 PROMPT_READ = "读取 requirements.txt，找出这个项目使用的测试框架，返回名称和版本。"

@@ -1,6 +1,4 @@
-import builtins
 import glob as _glob
-import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -25,14 +23,6 @@ QUESTION = "这个项目用什么测试框架？"
 PROMPT = {
     "denied": "把一行 hello 写进 ../outside.txt，然后汇报结果。",
 }.get(scenario, "读取 requirements.txt，找出这个项目使用的测试框架，返回名称和版本。")
-
-_ANSI = re.compile("\033\\[[0-9;]*m")
-
-
-def print(*args, **kwargs):
-    """输出面板是纯文本：去掉终端颜色码后交给内置 print。"""
-    builtins.print(*(_ANSI.sub("", a) if isinstance(a, str) else a for a in args), **kwargs)
-
 
 ANSWERS = ["n"]                          # 读者对权限询问的回答
 

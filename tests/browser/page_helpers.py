@@ -6,6 +6,7 @@ import re
 from playwright.sync_api import expect
 
 BOOT_TIMEOUT = 90_000
+SGR = re.compile("\033\\[[0-9;]*m")  # terminal colour codes: the page shows them as styles
 LESSON = "s06"
 
 
@@ -75,3 +76,8 @@ def run_to_end(b) -> None:
     """Press Run and wait until the block finished or reported an error."""
     press(b, "run")
     expect(b).to_have_attribute("data-state", re.compile(r"^(finished|error)$"), timeout=BOOT_TIMEOUT)
+
+
+def shown_output(stdout: str) -> str:
+    """The output text a block shows for what the program printed: colour codes become styles."""
+    return SGR.sub("", stdout)

@@ -6,9 +6,9 @@ from runtime.catalog import load_lessons
 from runtime.recorder import record
 
 try:
-    from .page_helpers import BOOT_TIMEOUT, run_to_end, select_scenario
+    from .page_helpers import BOOT_TIMEOUT, run_to_end, select_scenario, shown_output
 except ImportError:
-    from page_helpers import BOOT_TIMEOUT, run_to_end, select_scenario
+    from page_helpers import BOOT_TIMEOUT, run_to_end, select_scenario, shown_output
 
 LESSONS = {lesson_id: lesson for lesson_id, lesson in load_lessons().items() if lesson_id != "s06"}
 
@@ -36,5 +36,6 @@ def test_every_block_and_preset_prints_what_cpython_prints(page, server_url, sit
             state = "error" if expected["error"] else "finished"
             expect(b).to_have_attribute("data-state", state)
             output = b.locator('[data-role="output"]')
-            expect(output).to_have_text(expected["stdout"], use_inner_text=True)
-            assert output.text_content() == expected["stdout"], (block.symbol, name)
+            shown = shown_output(expected["stdout"])
+            expect(output).to_have_text(shown, use_inner_text=True)
+            assert output.text_content() == shown, (block.symbol, name)

@@ -4,6 +4,7 @@
 
 import { SEL } from "./selectors.js";
 import { render as renderValue } from "./values.js";
+import { fill as fillAnsi } from "./ansi.js";
 
 const TICK_BUCKETS = 200;
 
@@ -97,7 +98,7 @@ export function renderStack(container, frames, messages) {
 /** Output so far, and the exception that left the displayed function once shown. */
 export function renderOutput(root, { text, error, shown }, messages) {
   const pre = root.querySelector(SEL.output);
-  pre.textContent = text;
+  fillAnsi(pre, text);
   const hint = root.querySelector(SEL.outputHint);
   if (hint) hint.hidden = shown;
   let note = root.querySelector(SEL.exception);
