@@ -219,10 +219,6 @@ def load_lesson_file(lesson_id, toml_path, roots):
         presets.append(Preset(_text(raw, "name", where), _text(raw, "zh", where),
                               _text(raw, "en", where)))
     names = {preset.name for preset in presets}
-    for raw in data.get("presets", []):
-        for symbol in raw.get("blocks", []):
-            if symbol not in {b.get("symbol") for b in data.get("blocks", [])}:
-                raise LessonError(where, f"preset {raw['name']} names unknown block {symbol!r}")
     blocks = {}
     for raw in data.get("blocks", []):
         block = _block(lesson_id, raw, roots, where, names)

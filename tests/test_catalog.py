@@ -113,8 +113,6 @@ BAD = [
      "(stage s)", "unknown block 'g'"),
     ({"lesson.toml": [("to = 2", "to = 3")]},
      "(stage s)", "lines 1..3 are outside block f (lines 1..2)"),
-    ({"lesson.toml": [('en = "Normal"', 'en = "Normal"\nblocks = ["h"]')]},
-     "x/lesson.toml", "preset normal names unknown block 'h'"),
     ({"lesson.toml": [('modules = ["x/code.py"]', 'modules = []')]},
      "x/lesson.toml", "is not one of the modules"),
     ({"code.py": [("return n", "return (")]},

@@ -10,6 +10,8 @@ import { replay } from "./replay.js";
 import * as view from "./block-view.js";
 
 const STEP_COMMANDS = ["continue", "step-over", "step-into", "step-out", "step-back"];
+const COMMANDS = ["debug", "run", ...STEP_COMMANDS, "reset"];
+const RESTING = ["paused", "finished", "error"]; // a run is shown and the cursor rests
 export const MAX_STEPS = 1_000_000; // unless the page config sets runtime.maxSteps
 
 // action → states it may start from → resulting state (null: keep the state).
@@ -25,6 +27,9 @@ const ACTIONS = {
   fail: { running: "error", paused: "error" },
   reset: { ready: "ready", paused: "ready", finished: "ready", error: "ready" },
   release: { paused: "ready" },
+  // A scenario switch while a run is being recorded: back to the runtime's state.
+  abandonReady: { running: "ready" },
+  abandonLoading: { running: "loading" },
 };
 
 export class Block {
@@ -72,13 +77,25 @@ export class Block {
     this.render();
   }
 
+  /** Whether a toolbar command applies now: the one rule behind command() and the buttons. */
+  allows(name) {
+    const runtimeFailed = this.failure?.kind === "runtime";
+    if (name === "debug" || name === "run") return !runtimeFailed && this.state !== "running";
+    if (name === "reset") {
+      return !runtimeFailed
+        && (this.state === "error" || (this.trace !== null && RESTING.includes(this.state)));
+    }
+    if (!STEP_COMMANDS.includes(name) || !this.trace || this.index === null) return false;
+    const resting = this.state === "paused"
+      || (name === "step-back" && this.index === END && RESTING.includes(this.state));
+    return resting && applies(this.trace, this.index, name);
+  }
+
   /** A toolbar command: debug, run, continue, step-*, reset. */
   command(name) {
+    if (!this.allows(name)) return false;
     if (name === "reset") return this.reset();
     if (name === "debug" || name === "run") return this.start(name);
-    if (!STEP_COMMANDS.includes(name) || !this.trace) return false;
-    if (this.state !== "paused" && !(name === "step-back" && this.index === END)) return false;
-    if (!applies(this.trace, this.index, name)) return false;
     this.moveTo(nextIndex(this.trace, this.index, name, this.breakpoints));
     return true;
   }
@@ -149,32 +166,20 @@ export class Block {
 
   /** Move the cursor to a timeline position. */
   seek(position) {
-    if (!this.trace || !["paused", "finished", "error"].includes(this.state)) return;
+    if (!this.trace || !RESTING.includes(this.state)) return;
     const index = settle(this.trace, position);
     if (index !== END) this.moveTo(index);
   }
 
   reset() {
     if (!this.act("reset")) return false;
-    this.runToken++;
-    this.index = null;
-    this.trace = null;
-    this.replay = null;
-    this.failure = null;
-    this.render();
-    this.onCursor(this, { released: true });
-    this.onChange(this);
+    this.clearRun();
     return true;
   }
 
   /** Another block took the page's cursor. */
   release() {
-    if (this.state !== "paused") return;
-    this.act("release");
-    this.index = null;
-    this.trace = null;
-    this.replay = null;
-    this.render();
+    if (this.act("release")) this.clearRun({ announce: false });
   }
 
   /** Switch scenario: the run and the breakpoints are reset. */
@@ -184,19 +189,31 @@ export class Block {
     this.root.dataset.scenario = name;
     this.root.querySelector(SEL.scenario).value = name;
     this.breakpoints.clear();
-    this.runToken++;
-    if (this.state === "running") this.state = this.client.state === "ready" ? "ready" : "loading";
-    if (!this.act("reset") && this.state === "error" && this.failure?.kind !== "runtime") {
-      this.state = "ready";
+    if (this.state === "running") {
+      this.act(this.client.state === "ready" ? "abandonReady" : "abandonLoading");
+    } else if (this.failure?.kind !== "runtime") {
+      this.act("reset");
     }
+    this.clearRun();
+    return true;
+  }
+
+  /**
+   * Drop the run shown: its trace, cursor and failure (a runtime that failed to load
+   * stays failed); a recording still on its way is ignored when it arrives. With
+   * `announce`, the page learns the cursor is free and the URL follows.
+   */
+  clearRun({ announce = true } = {}) {
+    this.runToken++;
     this.index = null;
     this.trace = null;
     this.replay = null;
-    this.failure = this.failure?.kind === "runtime" ? this.failure : null;
+    this.hits = [];
+    if (this.failure?.kind !== "runtime") this.failure = null;
     this.render();
+    if (!announce) return;
     this.onCursor(this, { released: true });
     this.onChange(this);
-    return true;
   }
 
   toggleBreakpoint(line) {
@@ -247,18 +264,7 @@ export class Block {
   }
 
   enabledActions() {
-    const on = new Set();
-    const runnable = this.failure?.kind !== "runtime" && this.state !== "running";
-    if (runnable) on.add("debug").add("run");
-    if (["paused", "finished", "error"].includes(this.state) && this.trace) on.add("reset");
-    if (this.state === "error" && !this.trace && this.failure?.kind !== "runtime") on.add("reset");
-    if (this.trace && ["paused", "finished", "error"].includes(this.state)) {
-      for (const c of STEP_COMMANDS) {
-        if (this.index !== null && (this.state === "paused" || c === "step-back")
-          && applies(this.trace, this.index, c)) on.add(c);
-      }
-    }
-    return on;
+    return new Set(COMMANDS.filter((name) => this.allows(name)));
   }
 
   statusText() {

@@ -4,11 +4,8 @@ export const SEL = Object.freeze({
   config: "#loopstep-config",
   block: "[data-loopstep-block]",
   line: "[data-line]",
-  lineN: (n) => `[data-line="${Number(n)}"]`,
   gutter: "button[data-gutter]",
-  gutterN: (n) => `button[data-gutter="${Number(n)}"]`,
   action: "button[data-action]",
-  actionNamed: (name) => `button[data-action="${name}"]`,
   current: '[aria-current="step"]',
   scenario: 'select[data-role="scenario"]',
   timeline: 'input[type=range][data-role="timeline"]',
@@ -35,5 +32,4 @@ export const EVENTS = Object.freeze({
   pause: "loopstep:pause",
   finish: "loopstep:finish",
   resize: "loopstep:resize",
-  cursor: "loopstep:cursor",
 });

@@ -16,10 +16,6 @@
 
 export const END = -1;
 
-export const COMMANDS = Object.freeze([
-  "debug", "run", "continue", "step-over", "step-into", "step-out", "step-back",
-]);
-
 const LINE = 1;
 const RETURN = 2;
 const CALL = 0;

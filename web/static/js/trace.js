@@ -123,8 +123,6 @@ export class Trace {
   fn(i) { return this.frameFns[this.rows[i]]; }
   stack(i) { return this.frameStacks[this.rows[i]]; }
   out(i) { return this.outs[i]; }
-  /** Whether step i may hold the cursor (every event but "call"). */
-  stoppable(i) { return this.events[i] !== CALL; }
 
   /** Calls fn(name, VALUE) for each local step i bound or changed, in order. */
   eachSet(i, fn) {
@@ -215,9 +213,4 @@ export function fromSteps(steps, header = {}) {
   data.event = codes.map((c) => String.fromCharCode(48 + c)).join("");
   data.names = [...names.keys()];
   return new Trace(data);
-}
-
-/** An empty trace (no steps). */
-export function emptyTrace(header = {}) {
-  return fromSteps([], header);
 }
