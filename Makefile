@@ -33,6 +33,7 @@ boot:
 
 vendor:
 	scripts/vendor_pyodide.sh
+	scripts/vendor_codemirror.sh
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -15,6 +15,8 @@ PYODIDE_VERSION = "314.0.8"
 PYODIDE_DIR = VENDOR_DIR / f"pyodide-{PYODIDE_VERSION}"
 PYODIDE_URL = f"/vendor/pyodide-{PYODIDE_VERSION}/"
 BOOT_DIR = VENDOR_DIR / f"loopstep-boot-{PYODIDE_VERSION}"
+CODEMIRROR_VERSION = "6.0.2"
+CODEMIRROR_DIR = VENDOR_DIR / f"codemirror-{CODEMIRROR_VERSION}"
 BOOT_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
               "python_stdlib.zip", "pyodide-lock.json")
 
