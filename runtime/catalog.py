@@ -15,6 +15,7 @@ from .statements import find_function
 HERE = Path(__file__).parent
 BUNDLED_ROOTS = (HERE / "lessons", HERE.parent / "stubs")
 LANGS = ("zh", "en")
+CUSTOM = "custom"    # the scenario of a reader's own setup text: never a preset's name
 
 
 class LessonError(ValueError):
@@ -219,6 +220,8 @@ def load_lesson_file(lesson_id, toml_path, roots):
         presets.append(Preset(_text(raw, "name", where), _text(raw, "zh", where),
                               _text(raw, "en", where)))
     names = {preset.name for preset in presets}
+    if CUSTOM in names:
+        raise LessonError(where, f"preset name {CUSTOM!r} is reserved for the reader's own setup")
     blocks = {}
     for raw in data.get("blocks", []):
         block = _block(lesson_id, raw, roots, where, names)

@@ -12,15 +12,16 @@ import sys
 import traceback
 import types
 
-from . import backends, wire
+from . import backends, custom, wire
 from .backends import StopRecording
 from .catalog import load_lesson
 from .statements import find_function, statement_ranges
-from .steps import TraceBuilder
+from .steps import Columns, TraceBuilder
 
 FORMAT = 1
 DEFAULT_MAX_STEPS = 100_000
 _INLINED = frozenset({"<listcomp>", "<dictcomp>", "<setcomp>"})
+_NOT_RUN = types.SimpleNamespace(result=None, error=None, stacks=[])  # a program that never ran
 
 
 class Output(io.TextIOBase):
@@ -77,7 +78,8 @@ def _traceback_text(exc, program_files):
 
 
 def _run(codes, builder, backend, program_files):
-    """Execute the program codes in one namespace; return (status, message, traceback)."""
+    """Execute the program codes in one namespace; return (status, message, traceback,
+    the exception that escaped or None)."""
     namespace = {"__name__": "__main__", "__builtins__": builtins}
     try:
         backend.start()
@@ -94,41 +96,50 @@ def _run(codes, builder, backend, program_files):
         if not builder.stopped:
             builder.escaped(exc)
             message = f"{type(exc).__name__}: {exc}"
-            return "exception", message, _traceback_text(exc, program_files)
+            return "exception", message, _traceback_text(exc, program_files), exc
     if builder.internal_error:
         raise RuntimeError("recorder failure:\n" + builder.internal_error)
     if builder.stopped:
-        return "step_limit", builder.message, ""
-    return "finished", None, ""
+        return "step_limit", builder.message, "", None
+    return "finished", None, "", None
 
 
 def record(lesson, block, scenario, *, roots=None, max_steps=DEFAULT_MAX_STEPS,
-           backend=None):
+           backend=None, setup=None):
     """Run ``block`` of ``lesson`` under preset ``scenario``; return the trace dict.
 
     ``roots``: lessons roots (None: the bundled ones). ``backend``: "monitoring"
-    or "settrace" (None: the best this interpreter has).
+    or "settrace" (None: the best this interpreter has). ``setup``: the setup text
+    when ``scenario`` is "custom" (runtime/custom.py).
     """
-    header, cols = _record(lesson, block, scenario, roots, max_steps, backend)
+    header, cols = _record(lesson, block, scenario, roots, max_steps, backend, setup)
     header["steps"] = wire.steps(cols)
     return header
 
 
 def record_packed(lesson, block, scenario, *, roots=None, max_steps=DEFAULT_MAX_STEPS,
-                  backend=None):
+                  backend=None, setup=None):
     """``record`` in the packed form (docs/design.md, "Packed trace"), as compact JSON text."""
-    header, cols = _record(lesson, block, scenario, roots, max_steps, backend)
+    header, cols = _record(lesson, block, scenario, roots, max_steps, backend, setup)
     return wire.dumps(wire.packed(header, cols))
 
 
-def _record(lesson, block, scenario, roots, max_steps, backend):
+def _record(lesson, block, scenario, roots, max_steps, backend, setup=None):
     """Run the block; return the trace header (the dict form without steps) and the columns."""
     if not isinstance(max_steps, int) or max_steps < 1:
         raise ValueError("max_steps must be a positive integer")
     spec = load_lesson(lesson, roots)
     shown = spec.block(block)
-    programs = spec.programs(block, scenario)
-    codes = [compile(p.text, p.path, "exec", dont_inherit=True) for p in programs]
+    programs = custom.programs(spec, block, scenario, setup)
+    try:
+        codes = custom.compile_all(programs)
+    except SyntaxError as exc:
+        setup_error = custom.syntax_error(exc, spec.setup)
+        if setup_error is None:
+            raise
+        name = backend or backends.available()[0]
+        return _header(spec, block, scenario, name, ("exception", f"{type(exc).__name__}: {exc.msg}",
+                       custom.syntax_error_text(exc)), _NOT_RUN, setup_error), Columns()
     source_index = 1 + spec.modules.index(shown.source)
     source_text = programs[source_index].text
     function = find_function(ast.parse(source_text, shown.source), block)
@@ -149,7 +160,7 @@ def _record(lesson, block, scenario, roots, max_steps, backend):
     sys.stdout = sys.stderr = output
     sys.stdin = io.StringIO("")
     try:
-        status, message, tb_text = _run(codes, builder, engine, program_files)
+        status, message, tb_text, escaped = _run(codes, builder, engine, program_files)
         if tb_text:
             output.write(tb_text)
     finally:
@@ -160,18 +171,29 @@ def _record(lesson, block, scenario, roots, max_steps, backend):
             else:
                 linecache.cache[path] = entry
 
+    setup_error = escaped and custom.runtime_error(escaped, spec.setup, program_files)
+    header = _header(spec, block, scenario, engine.name, (status, message, output.getvalue()),
+                     builder, setup_error)
+    return header, builder.cols
+
+
+def _header(spec, block, scenario, backend_name, outcome, builder, setup_error):
+    """The trace header; ``outcome`` is (status, message, stdout)."""
+    status, message, stdout = outcome
     info = sys.version_info
     header = {
         "format": FORMAT,
         "lesson": spec.id, "block": block, "scenario": scenario,
         "python": f"{info.major}.{info.minor}.{info.micro}",
-        "backend": engine.name,
-        "first_line": shown.def_line,
+        "backend": backend_name,
+        "first_line": spec.block(block).def_line,
         "status": status,
         "message": message,
-        "stdout": output.getvalue(),
+        "stdout": stdout,
         "result": builder.result,
         "error": builder.error,
         "stacks": builder.stacks,
     }
-    return header, builder.cols
+    if setup_error:
+        header["setup_error"] = setup_error
+    return header

@@ -117,6 +117,8 @@ BAD = [
      "x/lesson.toml", "is not one of the modules"),
     ({"code.py": [("return n", "return (")]},
      "code.py", "syntax error on line 2"),
+    ({"lesson.toml": [('name = "normal"', 'name = "custom"'), ('["normal"]', '["custom"]')]},
+     "x/lesson.toml", "preset name 'custom' is reserved"),
 ]
 
 

@@ -36,6 +36,14 @@ LOOP_RUNS = [("spin", 5000), ("one_line", 1000), ("swallow", 100), ("deep", 1000
 SPEED_STEPS = 100_000
 
 
+def custom_runs():
+    """Reader-edited setups (scenario "custom"): a changed model, a syntax error, a raise."""
+    text = load_lesson("s06").setup_text("normal")
+    return [("run_subagent", text.replace("if index<2:", "if index<9:")),
+            ("run_subagent", text.replace("if index<2:", "if index<2")),
+            ("child_tools", text.replace("QUESTION=", "tools = undefined\nQUESTION="))]
+
+
 def run_node(tmp_path):
     node = shutil.which("node")
     assert node, "Node.js (node) is required for the Pyodide parity tests and was not found"
@@ -48,6 +56,8 @@ def run_node(tmp_path):
             for backend in ("monitoring", "settrace") for b, s in facts.RUNS]
     runs += [{"lesson": "t", "block": name, "scenario": "normal", "maxSteps": cap}
              for name, cap in LOOP_RUNS]
+    runs += [{"lesson": "s06", "block": b, "scenario": "custom", "setup": text}
+             for b, text in custom_runs()]
     runs.append({"lesson": "t", "block": "spin", "scenario": "normal",
                  "maxSteps": SPEED_STEPS})
     job = {"indexURL": str(INDEX),
@@ -70,6 +80,7 @@ def pyodide(tmp_path_factory):
     result["monitoring"] = dict(zip(facts.RUNS, traces[:n]))
     result["settrace"] = dict(zip(facts.RUNS, traces[n:2 * n]))
     result["loops"] = dict(zip([name for name, _ in LOOP_RUNS], traces[2 * n:2 * n + 5]))
+    result["custom"] = traces[2 * n + 5:-1]
     result["speed"] = (traces[-1], result["timings"][-1])
     return result
 
@@ -118,6 +129,18 @@ def test_golden_314(pyodide, run):
         path.write_text(json.dumps(trace, ensure_ascii=False, indent=1) + "\n", "utf-8")
     assert path.exists(), f"missing {path}; LOOPSTEP_REGEN=1 writes it"
     assert json.loads(path.read_text("utf-8")) == trace
+
+
+def test_custom_setups_run_as_in_cpython(pyodide):
+    from runtime.recorder import record
+    for (block, text), trace in zip(custom_runs(), pyodide["custom"], strict=True):
+        expected = record("s06", block, "custom", setup=text)
+        assert trace["scenario"] == "custom"
+        assert trace["status"] == expected["status"]
+        assert trace.get("setup_error") == expected.get("setup_error")
+        if expected["status"] == "finished":
+            assert facts.summary(trace) == facts.summary(expected)
+    assert pyodide["custom"][0]["stdout"] == "完成： call_limit\n"
 
 
 def test_loops_are_bounded(pyodide):

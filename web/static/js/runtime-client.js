@@ -96,8 +96,9 @@ export class RuntimeClient extends EventTarget {
     return this.ready;
   }
 
-  /** Record a trace; resolves with the parsed trace or rejects with a RecordError. */
-  async record({ lesson, block, scenario, maxSteps }) {
+  /** Record a trace; resolves with the parsed trace or rejects with a RecordError.
+   * `setup`: the reader's setup text, for scenario "custom" only. */
+  async record({ lesson, block, scenario, maxSteps, setup }) {
     await this.boot();
     const id = this.nextId++;
     const worker = this.worker;
@@ -105,7 +106,7 @@ export class RuntimeClient extends EventTarget {
       const timer = setTimeout(() => this.restart(worker, seconds(this.recordTimeout), "timeout"),
         this.recordTimeout);
       this.pending.set(id, { resolve, reject, timer });
-      worker.postMessage({ type: "record", id, lesson, block, scenario, maxSteps });
+      worker.postMessage({ type: "record", id, lesson, block, scenario, maxSteps, setup });
     });
   }
 

@@ -1,7 +1,8 @@
 // The Python runtime: a module Web Worker that boots Pyodide and records traces.
 //
 // Protocol (docs/design.md): main → worker `boot` {indexURL, files, sizes,
-// sysPath, roots} and `record` {id, lesson, block, scenario, maxSteps};
+// sysPath, roots} and `record` {id, lesson, block, scenario, maxSteps, setup?} (`setup`:
+// the reader's setup text, only for scenario "custom");
 // worker → main `progress` {loaded, total}, `ready` {python}, `trace` {id, json} (the packed trace),
 // `failed` {id?, message, boot?, fatal?}. `fatal`: Pyodide itself broke (e.g. the
 // browser's stack overflowed under C recursion) and this worker can record no more.
@@ -114,11 +115,13 @@ if SYS_PATH not in sys.path:
     sys.path.insert(0, SYS_PATH)
 from runtime import recorder
 
-def _loopstep_record(lesson, block, scenario, roots, max_steps):
+def _loopstep_record(lesson, block, scenario, roots, max_steps, setup=None):
     sys.setrecursionlimit(RECURSION_LIMIT)  # lesson code may have raised it
     kwargs = {"roots": list(roots)}
     if max_steps:
         kwargs["max_steps"] = int(max_steps)
+    if setup is not None:
+        kwargs["setup"] = setup
     return recorder.record_packed(lesson, block, scenario, **kwargs)
 
 _loopstep_record
@@ -171,7 +174,7 @@ function record(message) {
   const pyRoots = pyodide.toPy(roots);
   try {
     const json = recordJson(message.lesson, message.block, message.scenario, pyRoots,
-      message.maxSteps ?? 0);
+      message.maxSteps ?? 0, message.setup ?? null);
     post({ type: "trace", id: message.id, json });
   } finally {
     pyRoots.destroy();
