@@ -13,6 +13,7 @@ import traceback
 import types
 
 from . import backends, custom, wire
+from .probes import Probes
 from .backends import StopRecording
 from .catalog import load_lesson
 from .statements import find_function, statement_ranges
@@ -105,26 +106,29 @@ def _run(codes, builder, backend, program_files):
 
 
 def record(lesson, block, scenario, *, roots=None, max_steps=DEFAULT_MAX_STEPS,
-           backend=None, setup=None):
+           backend=None, setup=None, probes=None):
     """Run ``block`` of ``lesson`` under preset ``scenario``; return the trace dict.
 
     ``roots``: lessons roots (None: the bundled ones). ``backend``: "monitoring"
     or "settrace" (None: the best this interpreter has). ``setup``: the setup text
-    when ``scenario`` is "custom" (runtime/custom.py).
+    when ``scenario`` is "custom" (runtime/custom.py). ``probes``: breakpoint
+    conditions, hit counts, logpoints and watches to evaluate while recording
+    (``{"breakpoints": [{"line", "condition", "hits", "log"}], "watches": [text]}``,
+    see probes.py); their answers are the trace's ``probes`` key.
     """
-    header, cols = _record(lesson, block, scenario, roots, max_steps, backend, setup)
+    header, cols = _record(lesson, block, scenario, roots, max_steps, backend, setup, probes)
     header["steps"] = wire.steps(cols)
     return header
 
 
 def record_packed(lesson, block, scenario, *, roots=None, max_steps=DEFAULT_MAX_STEPS,
-                  backend=None, setup=None):
+                  backend=None, setup=None, probes=None):
     """``record`` in the packed form (docs/design.md, "Packed trace"), as compact JSON text."""
-    header, cols = _record(lesson, block, scenario, roots, max_steps, backend, setup)
+    header, cols = _record(lesson, block, scenario, roots, max_steps, backend, setup, probes)
     return wire.dumps(wire.packed(header, cols))
 
 
-def _record(lesson, block, scenario, roots, max_steps, backend, setup=None):
+def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, probes=None):
     """Run the block; return the trace header (the dict form without steps) and the columns."""
     if not isinstance(max_steps, int) or max_steps < 1:
         raise ValueError("max_steps must be a positive integer")
@@ -145,12 +149,15 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None):
     function = find_function(ast.parse(source_text, shown.source), block)
     main_code, traced = _targets(codes[source_index], block, shown.code_line, shown.def_line)
     program_files = {p.path for p in programs}
+    asked = Probes(probes, function.end_lineno - shown.def_line + 1) if probes else None
 
     output = Output()
     builder = TraceBuilder(def_line=shown.def_line, ranges=statement_ranges(function),
                            main_code=main_code, root_codes=codes,
                            program_files=program_files, output=output,
                            max_steps=max_steps)
+    if asked is not None and asked.active:
+        builder.probes = asked
     engine = backends.make(backend, traced, builder, program_files)
 
     saved_lines = {p.path: linecache.cache.get(p.path) for p in programs}
@@ -174,6 +181,8 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None):
     setup_error = escaped and custom.runtime_error(escaped, spec.setup, program_files)
     header = _header(spec, block, scenario, engine.name, (status, message, output.getvalue()),
                      builder, setup_error)
+    if asked is not None:
+        header["probes"] = asked.result()
     return header, builder.cols
 
 

@@ -121,6 +121,7 @@ class TraceBuilder:
         self.result = None
         self.error = None
         self.on_stop = lambda: None
+        self.probes = None  # probes.Probes: evaluated after each step when set
 
     # -- helpers ---------------------------------------------------------------
     def _rel(self, line):
@@ -249,6 +250,8 @@ class TraceBuilder:
         state.last_event = event
         state.last_span = span
         self.raw = 0
+        if self.probes is not None:
+            self.probes.step(n, state, frame, event, span)
         return n
 
     def _count_raw(self):

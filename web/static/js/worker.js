@@ -2,7 +2,8 @@
 //
 // Protocol (docs/design.md): main → worker `boot` {indexURL, files, sizes,
 // sysPath, roots} and `record` {id, lesson, block, scenario, maxSteps, setup?} (`setup`:
-// the reader's setup text, only for scenario "custom");
+// the reader's setup text, only for scenario "custom"; `probes`: breakpoint conditions, hit
+// counts, logpoints and watches, see runtime/probes.py);
 // worker → main `progress` {loaded, total}, `ready` {python}, `trace` {id, json} (the packed trace),
 // `failed` {id?, message, boot?, fatal?}. `fatal`: Pyodide itself broke (e.g. the
 // browser's stack overflowed under C recursion) and this worker can record no more.
@@ -115,13 +116,15 @@ if SYS_PATH not in sys.path:
     sys.path.insert(0, SYS_PATH)
 from runtime import recorder
 
-def _loopstep_record(lesson, block, scenario, roots, max_steps, setup=None):
+def _loopstep_record(lesson, block, scenario, roots, max_steps, setup=None, probes=None):
     sys.setrecursionlimit(RECURSION_LIMIT)  # lesson code may have raised it
     kwargs = {"roots": list(roots)}
     if max_steps:
         kwargs["max_steps"] = int(max_steps)
     if setup is not None:
         kwargs["setup"] = setup
+    if probes:
+        kwargs["probes"] = json.loads(probes)
     return recorder.record_packed(lesson, block, scenario, **kwargs)
 
 _loopstep_record
@@ -174,7 +177,8 @@ function record(message) {
   const pyRoots = pyodide.toPy(roots);
   try {
     const json = recordJson(message.lesson, message.block, message.scenario, pyRoots,
-      message.maxSteps ?? 0, message.setup ?? null);
+      message.maxSteps ?? 0, message.setup ?? null,
+      message.probes ? JSON.stringify(message.probes) : null);
     post({ type: "trace", id: message.id, json });
   } finally {
     pyRoots.destroy();
