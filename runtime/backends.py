@@ -2,7 +2,7 @@
 
 Both backends speak one vocabulary to the dispatcher (see steps.TraceBuilder):
 
-    on_call(frame)             a traced frame starts or resumes
+    on_call(frame)             a traced frame starts or resumes (also by throw()/close())
     on_line(frame, line)       a line (absolute) is about to run in a traced frame
     on_jump(frame)             a backward jump inside a traced frame (raw event only)
     on_return(frame, value)    a traced frame returns or yields
@@ -12,7 +12,7 @@ Both backends speak one vocabulary to the dispatcher (see steps.TraceBuilder):
 A failure inside the dispatcher (not StopRecording) goes to ``dispatcher.fail()``,
 which ends the recording. Only code objects in ``targets`` produce events. ``sys.monitoring`` (3.12+)
 enables local events on exactly those code objects, so everything else runs at
-full speed; RAISE and PY_UNWIND are global events, filtered by code object.
+full speed; RAISE, PY_UNWIND and PY_THROW are global events, filtered by code object.
 ``sys.settrace`` (3.11) installs a local tracer only on frames of those code objects.
 """
 
@@ -56,7 +56,9 @@ class MonitoringBackend:
         on_call, on_line, on_jump = d.on_call, d.on_line, d.on_jump
         on_return, on_exception, on_unwind = d.on_return, d.on_exception, d.on_unwind
 
-        def start(code, offset):
+        def start(code, offset, *exc):
+            if exc and code not in targets:
+                return   # PY_THROW is a global event
             try:
                 on_call(getframe(1))
             except RecursionError:
@@ -110,7 +112,8 @@ class MonitoringBackend:
                 except Exception:
                     d.fail()
 
-        handlers = {ev.PY_START: start, ev.PY_RESUME: start, ev.LINE: line, ev.JUMP: jump,
+        handlers = {ev.PY_START: start, ev.PY_RESUME: start, ev.PY_THROW: start,
+                    ev.LINE: line, ev.JUMP: jump,
                     ev.PY_RETURN: ret, ev.PY_YIELD: ret, ev.RAISE: raise_,
                     ev.PY_UNWIND: unwind}
         for event, handler in handlers.items():
@@ -119,13 +122,13 @@ class MonitoringBackend:
         local = (ev.PY_START | ev.PY_RESUME | ev.LINE | ev.JUMP | ev.PY_RETURN | ev.PY_YIELD)
         for code in self.targets:
             mon.set_local_events(self.tool, code, local)
-        mon.set_events(self.tool, ev.RAISE | ev.PY_UNWIND)
+        mon.set_events(self.tool, ev.RAISE | ev.PY_UNWIND | ev.PY_THROW)
         d.on_stop = self._stopped
 
     def _stopped(self):
         # From now on every line of the program raises, so catching the stop is useless.
         ev = sys.monitoring.events
-        sys.monitoring.set_events(self.tool, ev.RAISE | ev.PY_UNWIND | ev.LINE)
+        sys.monitoring.set_events(self.tool, ev.RAISE | ev.PY_UNWIND | ev.PY_THROW | ev.LINE)
 
     def stop(self):
         if self.tool is None:

@@ -13,6 +13,7 @@ import os
 import traceback
 
 from .backends import StopRecording
+from .names import hidden, may_hide
 from .values import IMMUTABLE_SCALARS, MAX_CHARS, encode
 
 _GENERATOR_FLAGS = 0x20 | 0x80 | 0x200   # CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR
@@ -73,13 +74,14 @@ class Columns:
 
 class FrameState:
     __slots__ = ("fid", "code", "spans", "stack", "depth", "row", "prev", "last_event",
-                 "last_span", "exc", "generator")
+                 "last_span", "exc", "generator", "hides")
 
     def __init__(self, fid, code, spans):
         self.fid = fid
         self.code = code
         self.spans = spans
         self.generator = bool(code.co_flags & _GENERATOR_FLAGS)
+        self.hides = may_hide(code)
         self.prev = {}
         self.stack = 0
         self.depth = 0
@@ -214,6 +216,8 @@ class TraceBuilder:
         changed = None
         grown = False
         items = frame.f_locals.items()
+        if state.hides:
+            items = [(name, value) for name, value in items if not hidden(name)]
         for name, value in items:
             old = prev.get(name)
             if old is not None:

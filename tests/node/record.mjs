@@ -5,7 +5,8 @@
 // JOB.json: {"indexURL": ".../web/vendor/pyodide-314.0.8/",
 //            "runtime": {"catalog.py": "/abs/path", ...},      // written to /loopstep/runtime/
 //            "lessons": {"s06/lesson.toml": "/abs/path", ...}, // written to /loopstep/lessons/
-//            "runs": [{"lesson", "block", "scenario", "maxSteps"?, "backend"?, "setup"?, "probes"?}, ...],
+//            "runs": [{"lesson", "block", "scenario", "maxSteps"?, "backend"?, "setup"?, "probes"?,
+//                      "packed"?}, ...],
 //            "code": "optional Python to run after the records; its value is printed"}
 // Prints one JSON object: {"python", "boot_ms", "traces": [trace, ...], "value"}.
 import { readFileSync } from "node:fs";
@@ -34,9 +35,12 @@ pyodide.runPython(`
 import sys
 sys.path.insert(0, "/loopstep")
 import json
-from runtime.recorder import record
+from runtime.recorder import record, record_packed
 def _record(spec):
     spec = json.loads(spec)
+    if spec.get("packed"):
+        return record_packed(spec["lesson"], spec["block"], spec["scenario"],
+                             roots=["/loopstep/lessons"], backend=spec.get("backend"))
     return json.dumps(record(spec["lesson"], spec["block"], spec["scenario"],
                              roots=["/loopstep/lessons"],
                              max_steps=spec.get("maxSteps", 100_000),

@@ -25,26 +25,33 @@ export function replay(trace) {
   return found;
 }
 
+// A frame id is new only once: a generator keeps its id across yield (a "return"
+// step) and resume (a "call" step), and its locals carry over. At a return the
+// frame's working copy of its locals is dropped (most frames never come back); a
+// frame that does come back starts again from its last step's locals.
 function build(trace) {
   const n = trace.count;
   const previous = new Int32Array(n);
   const snapshots = new Map();
-  const live = new Map(); // frame id → {last, locals, count}
+  const result = new Replay(trace, previous, snapshots);
+  const live = new Map(); // frame id → {last, locals, count}; locals null after a return
   for (let i = 0; i < n; i++) {
     const frame = trace.frame(i);
     let state = live.get(frame);
     if (!state) {
       state = { last: -1, locals: new Map(), count: 0 };
       live.set(frame, state);
+    } else if (!state.locals) {
+      state.locals = result.locals(state.last);
     }
     previous[i] = state.last;
     applyDelta(state.locals, trace, i);
     state.last = i;
     state.count++;
     if (state.count % CHECKPOINT === 0) snapshots.set(i, new Map(state.locals));
-    if (trace.eventCode(i) === RETURN) live.delete(frame);
+    if (trace.eventCode(i) === RETURN) state.locals = null;
   }
-  return new Replay(trace, previous, snapshots);
+  return result;
 }
 
 function applyDelta(locals, trace, i) {

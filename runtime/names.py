@@ -1,0 +1,24 @@
+"""Names the interpreter binds by itself: never shown as the author's variables.
+
+A class body's namespace gets ``__module__`` and ``__qualname__`` (3.13+ also
+``__firstlineno__`` and ``__static_attributes__``; ``__classcell__`` and
+``__classdictcell__`` when a method uses ``super()`` or ``__class__``), such a
+method sees the class as the free variable ``__class__``, and a generator
+expression's frame holds its iterator as ``.0``. The recorder leaves them
+out of every step, in CPython and in Pyodide alike.
+"""
+
+HIDDEN = frozenset({"__module__", "__qualname__", "__firstlineno__", "__static_attributes__",
+                    "__classcell__", "__classdictcell__", "__class__"})
+
+
+def hidden(name):
+    """Whether a local named ``name`` is the interpreter's, not the author's."""
+    return name in HIDDEN or name.startswith(".")
+
+
+def may_hide(code):
+    """Whether frames of ``code`` can bind a hidden name (class bodies, generator
+    expressions): only their locals need filtering."""
+    return any(hidden(name) for name in
+               code.co_varnames + code.co_names + code.co_cellvars + code.co_freevars)

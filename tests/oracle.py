@@ -1,0 +1,106 @@
+"""The oracle: a plain ``sys.settrace`` run of a lesson block (see tests/test_oracle.py).
+
+Runs the block's programs as docs/design.md "How a block runs" says (setup, modules,
+entry in one namespace, stdout and stderr captured, empty stdin) under a settrace
+hook that watches the frames of the displayed function and of the code nested in it
+(on 3.11, not the list/dict/set comprehension frames, which 3.12+ inlines into the
+function). At every event of those frames it snapshots the frame's ``f_locals``
+(without the names ``runtime.names`` says the interpreter adds), each value through
+the recorder's value encoder, and the length of the output so far.
+
+Shares nothing with the recorder but the lesson catalog, the value encoder and the
+hidden-name rule; runs unchanged in CPython and inside Pyodide.
+"""
+
+import builtins
+import dis
+import io
+import sys
+import types
+
+from runtime.catalog import load_lesson
+from runtime.names import hidden
+from runtime.values import encode
+
+_INLINED = ("<listcomp>", "<dictcomp>", "<setcomp>")
+_RETURNS = {dis.opmap[name] for name in ("RETURN_VALUE", "RETURN_CONST", "YIELD_VALUE")
+            if name in dis.opmap}
+
+
+def _nested(code):
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield const
+            yield from _nested(const)
+
+
+def displayed_codes(module, block):
+    """The displayed function's code object and every code object nested in it."""
+    main = next(c for c in _nested(module) if c.co_name == block.symbol
+                and block.code_line <= c.co_firstlineno <= block.def_line)
+    inner = [c for c in _nested(main)
+             if not (sys.version_info < (3, 12) and c.co_name in _INLINED)]
+    return {main, *inner}
+
+
+def _message(exc):
+    try:
+        return str(exc)
+    except BaseException:
+        return f"<{type(exc).__qualname__}>"
+
+
+def observe(lesson_id, symbol, scenario, roots):
+    """{"events": [EVENT, …], "stdout", "error"}: EVENT = {"frame", "event", "line",
+    "locals": [[name, VALUE], …], "out": characters printed so far, "ret"?, "exc"?}.
+    "event" is call/line/return/exception, or "unwind" for a settrace "return" that
+    leaves the frame by an exception. Lines are relative to the displayed function."""
+    lesson = load_lesson(lesson_id, roots)
+    block = lesson.block(symbol)
+    programs = lesson.programs(symbol, scenario)
+    codes = [compile(p.text, p.path, "exec", dont_inherit=True) for p in programs]
+    targets = displayed_codes(codes[1 + lesson.modules.index(block.source)], block)
+    output = io.StringIO()
+    events = []
+    ids = {}
+
+    def snapshot(frame, event, arg):
+        ident = ids.setdefault(frame, len(ids) + 1)
+        entry = {"frame": ident, "event": event, "line": frame.f_lineno - block.def_line + 1,
+                 "locals": [[name, encode(value)] for name, value in frame.f_locals.items()
+                            if not hidden(name)],
+                 "out": len(output.getvalue())}
+        if event == "return":
+            entry["ret"] = encode(arg)
+        elif event == "exception":
+            entry["exc"] = {"type": type(arg[1]).__name__, "message": _message(arg[1])}
+        events.append(entry)
+
+    def local(frame, event, arg):
+        if event == "return" and frame.f_lasti >= 0 \
+                and frame.f_code.co_code[frame.f_lasti] not in _RETURNS:
+            event = "unwind"
+        snapshot(frame, event, arg)
+        return local
+
+    def calls(frame, event, arg):
+        if frame.f_code in targets:
+            snapshot(frame, "call", arg)
+            return local
+        return None
+
+    namespace = {"__name__": "__main__", "__builtins__": builtins}
+    saved = sys.stdout, sys.stderr, sys.stdin, sys.gettrace()
+    sys.stdout = sys.stderr = output
+    sys.stdin = io.StringIO("")
+    error = None
+    try:
+        sys.settrace(calls)
+        for code in codes:
+            exec(code, namespace)
+    except Exception as exc:
+        error = {"type": type(exc).__name__, "message": _message(exc)}
+    finally:
+        sys.settrace(saved[3])
+        sys.stdout, sys.stderr, sys.stdin = saved[:3]
+    return {"events": events, "stdout": output.getvalue(), "error": error}
