@@ -124,6 +124,53 @@ class MonitoringBackend:
             mon.set_local_events(self.tool, code, local)
         mon.set_events(self.tool, ev.RAISE | ev.PY_UNWIND | ev.PY_THROW)
         d.on_stop = self._stopped
+        self.local = local
+
+    def watch(self, codes, observer):
+        """Also report calls of ``codes`` (function entry, return, unwind) to ``observer``."""
+        if not codes:
+            return
+        mon = sys.monitoring
+        ev = mon.events
+        d = self.dispatcher
+        targets = self.targets
+        watched = self.watched = frozenset(codes)
+        getframe = sys._getframe
+
+        def guarded(handler):
+            def event(code, offset, *arg):
+                try:
+                    handler(code, getframe(1), *arg)
+                except RecursionError:
+                    raise  # the program ran out of stack here: its own error, not the recorder's
+                except Exception:
+                    d.fail()
+            return event
+
+        def start(code, frame):
+            if code in watched:
+                observer.on_start(frame)
+            if code in targets:
+                d.on_call(frame)
+
+        def ret(code, frame, value):
+            if code in watched:
+                observer.on_return(frame, value)
+            if code in targets:
+                d.on_return(frame, value)
+
+        def unwind(code, frame, exc):
+            if code in watched:
+                observer.on_unwind(frame, exc)
+            if code in targets:
+                d.on_unwind(frame, exc)
+
+        mon.register_callback(self.tool, ev.PY_START, guarded(start))
+        mon.register_callback(self.tool, ev.PY_RETURN, guarded(ret))
+        mon.register_callback(self.tool, ev.PY_UNWIND, guarded(unwind))
+        for code in watched:
+            own = self.local if code in targets else 0
+            mon.set_local_events(self.tool, code, own | ev.PY_START | ev.PY_RETURN)
 
     def _stopped(self):
         # From now on every line of the program raises, so catching the stop is useless.
@@ -135,7 +182,7 @@ class MonitoringBackend:
             return
         mon = sys.monitoring
         mon.set_events(self.tool, 0)
-        for code in self.targets:
+        for code in self.targets | getattr(self, "watched", frozenset()):
             mon.set_local_events(self.tool, code, 0)
         for event in self.events:
             mon.register_callback(self.tool, event, None)
@@ -158,6 +205,50 @@ class SettraceBackend:
         self.saved = None
         # Frames of these codes also get opcode events, counted as raw events.
         self.opcode_codes = frozenset(code for code in targets if _self_loops(code))
+        self.watched = frozenset()
+        self.observer = None
+
+    def watch(self, codes, observer):
+        """Also report calls of ``codes`` (function entry, return, unwind) to ``observer``."""
+        self.watched = frozenset(codes)
+        self.observer = observer
+
+    def _watching(self, frame, steps):
+        """A local tracer for a call of a watched code; ``steps()`` starts the step tracer
+        of a traced code."""
+        d, observer = self.dispatcher, self.observer
+        raised = []
+        then = None
+
+        def local(frame, event, arg):
+            try:
+                if event == "exception":
+                    raised[:] = [arg[1]]
+                elif event == "return":
+                    lasti = frame.f_lasti
+                    if lasti >= 0 and frame.f_code.co_code[lasti] not in _RETURN_OPS:
+                        observer.on_unwind(frame, raised[0] if raised else None)
+                    else:
+                        observer.on_return(frame, arg)
+            except RecursionError:
+                raise  # the program ran out of stack here: its own error, not the recorder's
+            except Exception:
+                d.fail()
+            if then is not None:
+                then(frame, event, arg)
+            return local
+
+        try:
+            observer.on_start(frame)
+        except RecursionError:
+            raise
+        except Exception:
+            d.fail()
+        if frame.f_code in self.targets:
+            then = steps()
+        else:
+            frame.f_trace_lines = False
+        return local
 
     def start(self):
         d = self.dispatcher
@@ -187,6 +278,11 @@ class SettraceBackend:
             return local
 
         def global_(frame, event, arg):
+            if event == "call" and frame.f_code in self.watched:
+                return self._watching(frame, lambda: traced(frame, event, arg))
+            return traced(frame, event, arg)
+
+        def traced(frame, event, arg):
             if event == "call" and frame.f_code in targets:
                 if frame.f_code in self.opcode_codes:
                     frame.f_trace_opcodes = True

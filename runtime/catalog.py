@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 import tomllib
 
+from . import agent_spec
 from .statements import find_function
 
 HERE = Path(__file__).parent
@@ -83,6 +84,7 @@ class Lesson:
     blocks: tuple
     stages: tuple
     files: dict = field(repr=False)   # relative path -> absolute Path, all the lesson needs
+    agent: object = None              # agent_spec.AgentSpec or None (the [agent] table)
 
     def block(self, symbol):
         for block in self.blocks:
@@ -233,8 +235,11 @@ def load_lesson_file(lesson_id, toml_path, roots):
         files[block.source] = resolve(block.source, roots, where)
         blocks[block.symbol] = block
     stages = tuple(_stage(raw, where, blocks) for raw in data.get("stages", []))
+    agent = agent_spec.parse(data.get("agent"), where,
+                             {p: _read(files[p]) for p in [setup, *modules]}, LessonError)
     return Lesson(lesson_id, _langs(data, "title", where), _langs(data, "summary", where),
-                  setup, tuple(modules), tuple(presets), tuple(blocks.values()), stages, files)
+                  setup, tuple(modules), tuple(presets), tuple(blocks.values()), stages, files,
+                  agent)
 
 
 def _lesson_dirs(roots):

@@ -13,9 +13,10 @@ import traceback
 import types
 
 from . import backends, custom, wire
+from .agent import Capture
 from .probes import Probes
 from .backends import StopRecording
-from .catalog import load_lesson
+from .catalog import LessonError, load_lesson
 from .statements import find_function, statement_ranges
 from .steps import Columns, TraceBuilder
 
@@ -78,20 +79,23 @@ def _traceback_text(exc, program_files):
     return "".join(lines)
 
 
-def _run(codes, builder, backend, program_files):
+def _run(codes, builder, backend, program_files, capture=None):
     """Execute the program codes in one namespace; return (status, message, traceback,
     the exception that escaped or None)."""
     namespace = {"__name__": "__main__", "__builtins__": builtins}
     try:
         backend.start()
         try:
-            for code in codes:
+            for code in codes[:-1]:
                 exec(code, namespace)
+            if capture is not None:   # the declared agent calls, observed from the entry on
+                backend.watch(capture.resolve(namespace), capture)
+            exec(codes[-1], namespace)
         finally:
             backend.stop()
     except StopRecording:
         pass
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, LessonError):   # LessonError: a declared callable is missing
         raise
     except BaseException as exc:
         if not builder.stopped:
@@ -106,7 +110,7 @@ def _run(codes, builder, backend, program_files):
 
 
 def record(lesson, block, scenario, *, roots=None, max_steps=DEFAULT_MAX_STEPS,
-           backend=None, setup=None, probes=None):
+           backend=None, setup=None, probes=None, agent=True):
     """Run ``block`` of ``lesson`` under preset ``scenario``; return the trace dict.
 
     ``roots``: lessons roots (None: the bundled ones). ``backend``: "monitoring"
@@ -114,21 +118,25 @@ def record(lesson, block, scenario, *, roots=None, max_steps=DEFAULT_MAX_STEPS,
     when ``scenario`` is "custom" (runtime/custom.py). ``probes``: breakpoint
     conditions, hit counts, logpoints and watches to evaluate while recording
     (``{"breakpoints": [{"line", "condition", "hits", "log"}], "watches": [text]}``,
-    see probes.py); their answers are the trace's ``probes`` key.
+    see probes.py); their answers are the trace's ``probes`` key. ``agent``: record the
+    model and tool calls the lesson declares (its ``[agent]`` table; agent.py).
     """
-    header, cols = _record(lesson, block, scenario, roots, max_steps, backend, setup, probes)
+    header, cols = _record(lesson, block, scenario, roots, max_steps, backend, setup, probes,
+                           agent)
     header["steps"] = wire.steps(cols)
     return header
 
 
 def record_packed(lesson, block, scenario, *, roots=None, max_steps=DEFAULT_MAX_STEPS,
-                  backend=None, setup=None, probes=None):
+                  backend=None, setup=None, probes=None, agent=True):
     """``record`` in the packed form (docs/design.md, "Packed trace"), as compact JSON text."""
-    header, cols = _record(lesson, block, scenario, roots, max_steps, backend, setup, probes)
+    header, cols = _record(lesson, block, scenario, roots, max_steps, backend, setup, probes,
+                           agent)
     return wire.dumps(wire.packed(header, cols))
 
 
-def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, probes=None):
+def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, probes=None,
+            agent=True):
     """Run the block; return the trace header (the dict form without steps) and the columns."""
     if not isinstance(max_steps, int) or max_steps < 1:
         raise ValueError("max_steps must be a positive integer")
@@ -159,6 +167,8 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, prob
     if asked is not None and asked.active:
         builder.probes = asked
     engine = backends.make(backend, traced, builder, program_files)
+    capture = Capture(spec.id, spec.agent, builder, strict=scenario != custom.CUSTOM) \
+        if spec.agent and agent else None
 
     saved_lines = {p.path: linecache.cache.get(p.path) for p in programs}
     for p in programs:
@@ -167,7 +177,7 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, prob
     sys.stdout = sys.stderr = output
     sys.stdin = io.StringIO("")
     try:
-        status, message, tb_text, escaped = _run(codes, builder, engine, program_files)
+        status, message, tb_text, escaped = _run(codes, builder, engine, program_files, capture)
         if tb_text:
             output.write(tb_text)
     finally:
@@ -183,6 +193,9 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, prob
                      builder, setup_error)
     if asked is not None:
         header["probes"] = asked.result()
+    captured = capture.result() if capture is not None else None
+    if captured is not None:
+        header["agent"] = captured
     return header, builder.cols
 
 

@@ -10,6 +10,7 @@ fields as gap-coded lists. ``steps(columns)`` expands columns into step dicts,
 import itertools
 import json
 
+from . import agent_wire
 from .steps import EVENTS, Columns
 
 PACKED = 1
@@ -120,6 +121,8 @@ def packed(header, cols):
         "exc": _gaps((n, (e["type"], e["message"])) for n, e in sorted(cols.excs.items())),
     }
     body["names"] = list(names)
+    if "agent" in header:
+        body["agent"] = agent_wire.pack(header["agent"])
     return {**{k: v for k, v in header.items() if k != "steps"}, **body}
 
 
@@ -180,6 +183,8 @@ def unpack(data):
     cols.rets = {n: p[0] for n, p in _spread(data["ret"], 1)}
     cols.excs = {n: {"type": p[0], "message": p[1]} for n, p in _spread(data["exc"], 2)}
     header = {k: v for k, v in data.items() if k not in _BODY}
+    if "agent" in header:
+        header["agent"] = agent_wire.unpack(header["agent"])
     header["steps"] = steps(cols)
     return header
 

@@ -1,0 +1,241 @@
+"""Model calls and tool calls of a run, observed without touching the lesson's code.
+
+The lesson's ``[agent]`` table (agent_spec.py) names callables; after the setup and
+the modules ran, ``Capture.resolve`` looks them up in the namespace and collects
+their code objects, and the backend reports each call of one of those codes
+(``on_start`` / ``on_return`` / ``on_unwind``, the frame holding the arguments).
+Nothing is wrapped or replaced, so reprs, variables, stacks and outputs are the
+same with and without capture.
+
+A model call's message list (the list object passed) identifies its conversation.
+A new list whose first call happens while another conversation's loop is running
+(the outermost frame holding that list is still on the stack) is one level deeper.
+Messages are normalised (agent_parts.py) once, when first seen, into a pool and
+referenced by index: a later call of the same conversation reuses the indices of
+the messages it shares with the previous call (same objects at the same places)
+and normalises only the new ones. See docs/design.md, "Agent calls".
+"""
+
+from . import agent_parts as parts
+from .catalog import LessonError
+
+MAX_CALLS = 20_000      # model calls and tool calls recorded per run, each
+
+
+def _code(obj):
+    """The code object run by calling ``obj`` (function, bound method, callable object)."""
+    target = getattr(obj, "__func__", obj)
+    code = getattr(target, "__code__", None)
+    if code is None and not isinstance(obj, type):
+        call = getattr(type(obj), "__call__", None)
+        code = getattr(getattr(call, "__func__", call), "__code__", None)
+    return code
+
+
+def _lookup(namespace, dotted):
+    head, *rest = dotted.split(".")
+    if head not in namespace:
+        raise LookupError(f"{head!r} is not defined")
+    value = namespace[head]
+    for name in rest:
+        if isinstance(value, dict) and name in value:
+            value = value[name]
+        else:
+            value = getattr(value, name)
+    return value
+
+
+def _arguments(frame):
+    """The call's arguments, by name, in signature order (read at the call's start)."""
+    code = frame.f_code
+    count = code.co_argcount + code.co_kwonlyargcount
+    count += bool(code.co_flags & 0x04) + bool(code.co_flags & 0x08)   # *args, **kwargs
+    names = code.co_varnames[:count]
+    local = frame.f_locals
+    return {name: local[name] for name in names if name in local}
+
+
+class _Conversation:
+    __slots__ = ("index", "messages", "objects", "ids", "anchor")
+
+    def __init__(self, index, messages, anchor):
+        self.index = index
+        self.messages = messages      # the list object (kept alive: its id stays unique)
+        self.objects = []             # message objects as of the last call
+        self.ids = []                 # their pool indices
+        self.anchor = anchor          # the outermost frame holding the list
+
+
+class Capture:
+    def __init__(self, lesson_id, spec, builder, strict=True):
+        self.where = f"{lesson_id}/lesson.toml [agent]"
+        self.strict = strict          # False: a name the (reader's) setup lacks is skipped
+        self.spec = spec
+        self.builder = builder
+        self.model = {}               # code → declared name
+        self.tools = {}               # code → tool name, or None (from the call's tool_use)
+        self.pending = {}             # frame → call record
+        self.conversations = []       # [depth, parent]
+        self.lists = {}               # id(list) → _Conversation
+        self.by_index = []
+        self.pool = []                # normalised messages
+        self.contents = {}            # id(response content) → (object, pool index)
+        self.calls = []
+        self.tool_calls = []
+
+    # -- set-up ------------------------------------------------------------------
+    def resolve(self, namespace):
+        """Find the declared callables' code objects; return them all."""
+        for kind, names, table in (("model", self.spec.model, self.model),
+                                   ("tools", self.spec.tools, self.tools)):
+            for dotted in names:
+                try:
+                    value = _lookup(namespace, dotted)
+                except (LookupError, AttributeError) as error:
+                    if not self.strict:
+                        continue
+                    raise LessonError(self.where, f"{kind}: {dotted!r} not found after the "
+                                                  f"setup and the modules ran ({error})") from None
+                entries = value.items() if isinstance(value, dict) else [(None, value)]
+                for key, member in entries:
+                    code = _code(member)
+                    if code is None and not self.strict:
+                        continue
+                    if code is None:
+                        shown = dotted if key is None else f"{dotted}[{key!r}]"
+                        raise LessonError(self.where, f"{kind}: {shown} is not a Python "
+                                                      f"function ({type(member).__name__})")
+                    name = key if key is not None else dotted.rsplit(".", 1)[-1]
+                    table.setdefault(code, name if kind == "tools" else dotted)
+        return set(self.model) | set(self.tools)
+
+    def _step(self):
+        return max(len(self.builder.cols.event) - 1, 0)
+
+    # -- events from the backend ---------------------------------------------------
+    def on_start(self, frame):
+        if self.builder.stopped:
+            return
+        code = frame.f_code
+        if code in self.model:
+            if len(self.calls) < MAX_CALLS:
+                self.pending[frame] = self._model_call(frame)
+        elif code in self.tools and len(self.tool_calls) < MAX_CALLS:
+            self.pending[frame] = self._tool_call(frame, self.tools[code])
+
+    def on_return(self, frame, value):
+        record = self.pending.pop(frame, None)
+        if record is None:
+            return
+        record["ret"] = len(self.builder.cols.event)
+        if "conversation" in record:
+            stop, content = parts.response(value)
+            record["stop_reason"] = stop
+            record["response"] = self._add(["assistant", content])
+            source = parts.field(value, "content")
+            if isinstance(source, list):
+                self.contents[id(source)] = (source, record["response"])
+        else:
+            record["result"], record["error"] = parts.tool_result(value)
+
+    def on_unwind(self, frame, exc):
+        record = self.pending.pop(frame, None)
+        if record is None or self.builder.stopped:
+            return
+        record["ret"] = len(self.builder.cols.event)
+        error = {"type": type(exc).__name__, "message": parts.text_of(str(exc))} \
+            if exc is not None else {"type": "Exception", "message": ""}
+        if "conversation" in record:
+            record["error"] = error
+        else:
+            record["result"] = f"{error['type']}: {error['message']}"
+            record["error"] = True
+
+    # -- records -------------------------------------------------------------------
+    def _add(self, normalised):
+        self.pool.append(normalised)
+        return len(self.pool) - 1
+
+    def _message_id(self, message):
+        role = parts.field(message, "role")
+        source = parts.field(message, "content")
+        known = self.contents.get(id(source))
+        if role == "assistant" and known is not None and known[0] is source:
+            return known[1]
+        return self._add(parts.message(message))
+
+    def _model_call(self, frame):
+        arguments = _arguments(frame)
+        messages = arguments.get("messages")
+        if not isinstance(messages, list):
+            messages = next((v for v in arguments.values() if isinstance(v, list)), [])
+        conversation = self.lists.get(id(messages))
+        if conversation is None or conversation.messages is not messages:
+            conversation = self._open(frame, messages)
+        objects, ids = conversation.objects, conversation.ids
+        known = len(objects)
+        if not (len(messages) >= known and (known == 0 or (
+                messages[0] is objects[0] and messages[known - 1] is objects[-1]))):
+            known = 0
+            while known < min(len(objects), len(messages)) and messages[known] is objects[known]:
+                known += 1
+            del objects[known:], ids[known:]
+        for message in messages[known:]:
+            objects.append(message)
+            ids.append(self._message_id(message))
+        record = {"step": self._step(), "ret": None, "conversation": conversation.index,
+                  "messages": list(ids), "new": len(ids) - known, "stop_reason": None,
+                  "response": None, "error": None}
+        self.calls.append(record)
+        return record
+
+    def _open(self, frame, messages):
+        """A new conversation: its anchor frame and its parent (a running outer loop)."""
+        chain = []
+        outer = frame.f_back
+        while outer is not None:
+            chain.append(outer)
+            outer = outer.f_back
+        anchor_at = 0
+        for at, candidate in enumerate(chain):
+            if any(value is messages for value in candidate.f_locals.values()):
+                anchor_at = at
+        anchor = chain[anchor_at] if chain else frame
+        parent = None
+        for at in range(anchor_at + 1, len(chain)):
+            parent = next((c for c in reversed(self.by_index) if c.anchor is chain[at]), None)
+            if parent is not None:
+                break
+        index = len(self.conversations)
+        depth = 0 if parent is None else self.conversations[parent.index][0] + 1
+        self.conversations.append([depth, None if parent is None else parent.index])
+        conversation = _Conversation(index, messages, anchor)
+        self.lists[id(messages)] = conversation
+        self.by_index.append(conversation)
+        return conversation
+
+    def _tool_call(self, frame, name):
+        arguments = _arguments(frame)
+        block = next((v for v in arguments.values() if parts.is_tool_use(v)), None)
+        if block is not None:
+            name = parts.text_of(parts.field(block, "name", name))
+            ident = parts.field(block, "id")
+            tool_input = parts.field(block, "input")
+        else:
+            ident = None
+            tool_input = {k: v for k, v in arguments.items() if k != "self"}
+            if len(arguments) == 1 and isinstance(next(iter(arguments.values())), dict):
+                tool_input = next(iter(arguments.values()))
+        record = {"step": self._step(), "ret": None, "name": name,
+                  "id": None if ident is None else parts.text_of(ident),
+                  "input": parts.data(tool_input), "result": None, "error": False}
+        self.tool_calls.append(record)
+        return record
+
+    # -- result --------------------------------------------------------------------
+    def result(self):
+        """The ``agent`` part of the trace (dict form), or None when nothing was called."""
+        if not self.calls and not self.tool_calls:
+            return None
+        return {"conversations": [{"depth": d, "parent": p} for d, p in self.conversations],
+                "messages": self.pool, "calls": self.calls, "tools": self.tool_calls}

@@ -1,0 +1,128 @@
+"""Messages, content parts and tool results as bounded, JSON-safe data.
+
+Lessons hand the model plain dicts (``{"type": "text", "text": …}``) or SDK-like
+objects (``.type``, ``.text``, ``.name``, ``.input``, ``.id``, ``.content``,
+``.stop_reason``); both normalise to the same data:
+
+    MESSAGE = [ROLE, CONTENT]
+    CONTENT = TEXT | [PART, …]
+    PART    = TEXT                                   (a text part)
+            | ["tool_use", ID, NAME, DATA]           (DATA: the input as plain JSON)
+            | ["tool_result", ID, CONTENT, ERROR]    (ERROR: true or false)
+            | ["other", TYPE, TEXT]                  (any other part: its repr)
+
+Texts longer than MAX_TEXT keep their first MAX_TEXT − 1 characters and end in
+"…", like values do; containers keep MAX_ITEMS items, nested MAX_DEPTH deep.
+"""
+
+from .values import MAX_DEPTH, MAX_ITEMS, leaf
+
+MAX_TEXT = 2000
+_MISSING = object()
+
+
+def cut(text):
+    return text if len(text) <= MAX_TEXT else text[:MAX_TEXT - 1] + "…"
+
+
+def field(obj, name, default=None):
+    """``obj[name]`` of a dict, ``obj.name`` of anything else."""
+    if isinstance(obj, dict):
+        return obj.get(name, default)
+    try:
+        return getattr(obj, name, default)
+    except Exception:
+        return default
+
+
+def _leaf_text(value):
+    text = leaf(value)
+    return text if isinstance(text, str) else text[1]   # ["str", prefix, n] of a long str
+
+
+def text_of(value):
+    return cut(value) if isinstance(value, str) else _leaf_text(value)
+
+
+def data(value, depth=1):
+    """``value`` as plain JSON (dicts, lists, strings, numbers, true/false/null)."""
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return value if -2 ** 53 < value < 2 ** 53 else _leaf_text(value)
+    if isinstance(value, float):
+        return value if value == value and abs(value) != float("inf") else repr(value)
+    if isinstance(value, str):
+        return cut(value)
+    if isinstance(value, dict):
+        if depth > MAX_DEPTH:
+            return "{…}"
+        items = list(dict.items(value))[:MAX_ITEMS]
+        return {k if isinstance(k, str) else _leaf_text(k): data(v, depth + 1) for k, v in items}
+    if isinstance(value, (list, tuple)):
+        if depth > MAX_DEPTH:
+            return "[…]"
+        return [data(v, depth + 1) for v in value[:MAX_ITEMS]]
+    return _leaf_text(value)
+
+
+def content(value):
+    """A message's (or a tool result's) content: its text, or its parts."""
+    if isinstance(value, str):
+        return cut(value)
+    if isinstance(value, (list, tuple)):
+        return [part(item) for item in value[:MAX_ITEMS]]
+    if value is None:
+        return ""
+    return [part(value)]
+
+
+def part(value):
+    if isinstance(value, str):
+        return cut(value)
+    kind = field(value, "type")
+    if kind == "text":
+        return text_of(field(value, "text", ""))
+    if kind == "tool_use":
+        return ["tool_use", text_of(field(value, "id", "")), text_of(field(value, "name", "")),
+                data(field(value, "input"))]
+    if kind == "tool_result":
+        return ["tool_result", text_of(field(value, "tool_use_id", "")),
+                content(field(value, "content")), bool(field(value, "is_error", False))]
+    return ["other", text_of(kind), _leaf_text(value)]
+
+
+def message(value):
+    role = field(value, "role", _MISSING)
+    if role is _MISSING:     # not a message: show what was passed as one user text
+        return ["user", text_of(value)]
+    return [text_of(role), content(field(value, "content"))]
+
+
+def response(value):
+    """(stop reason, parts) of what a model call returned."""
+    stop = field(value, "stop_reason")
+    parts = field(value, "content", _MISSING)
+    if parts is _MISSING:
+        parts = value
+    return (None if stop is None else text_of(stop)), content(parts)
+
+
+def is_tool_use(value):
+    return field(value, "type") == "tool_use" or (
+        field(value, "name") is not None and field(value, "input", _MISSING) is not _MISSING
+        and not isinstance(value, type))
+
+
+def tool_result(value):
+    """(content, error) of what a tool callable returned: a tool_result part, a dict
+    holding one, or any other value (its text)."""
+    candidates = [value]
+    if isinstance(value, dict):
+        candidates += list(value.values())[:MAX_ITEMS]
+    for candidate in candidates:
+        if field(candidate, "type") == "tool_result":
+            return content(field(candidate, "content")), bool(field(candidate, "is_error", False))
+    if isinstance(value, (str, list, tuple)):
+        return content(value), False
+    return text_of(value), False

@@ -1,0 +1,190 @@
+"""Model and tool calls recorded in CPython: the bundled lessons' facts, a trace that is
+otherwise unchanged, the packed form, normalisation, snapshots and lesson.toml errors."""
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from runtime import agent_parts, wire
+from runtime.catalog import LessonError, load_lessons
+from runtime.recorder import record, record_packed
+
+HERE = Path(__file__).parent
+_spec = importlib.util.spec_from_file_location("loopstep_agent_facts", HERE / "agent_facts.py")
+agent_facts = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(agent_facts)
+
+
+@pytest.fixture(scope="module")
+def traces():
+    return {run: record(*run) for run in agent_facts.RUNS}
+
+
+@pytest.mark.parametrize("run", agent_facts.RUNS, ids="/".join)
+def test_facts(traces, run):
+    agent_facts.check(run, traces[run])
+
+
+@pytest.mark.parametrize("run", agent_facts.RUNS, ids="/".join)
+def test_capture_leaves_the_trace_unchanged(traces, run):
+    with_capture = dict(traces[run])
+    with_capture.pop("agent", None)
+    assert with_capture == record(*run, agent=False)
+
+
+@pytest.mark.parametrize("run", agent_facts.RUNS, ids="/".join)
+def test_packed_form_round_trips(traces, run):
+    assert wire.unpack(record_packed(*run)) == traces[run]
+
+
+class Obj:
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
+
+
+def test_sdk_objects_and_dicts_normalise_alike():
+    as_dicts = [{"type": "text", "text": "hi"},
+                {"type": "tool_use", "id": "t", "name": "read_file", "input": {"path": "a"}},
+                {"type": "tool_result", "tool_use_id": "t", "content": "ok", "is_error": True}]
+    as_objects = [Obj(type="text", text="hi"),
+                  Obj(type="tool_use", id="t", name="read_file", input={"path": "a"}),
+                  Obj(type="tool_result", tool_use_id="t", content="ok", is_error=True)]
+    expected = ["hi", ["tool_use", "t", "read_file", {"path": "a"}],
+                ["tool_result", "t", "ok", True]]
+    assert agent_parts.content(as_dicts) == agent_parts.content(as_objects) == expected
+    assert agent_parts.message(Obj(role="assistant", content=as_objects)) == \
+        agent_parts.message({"role": "assistant", "content": as_dicts})
+    assert agent_parts.response(Obj(stop_reason="end_turn", content=[Obj(type="text", text="x")])) \
+        == agent_parts.response({"stop_reason": "end_turn", "content": [{"type": "text", "text": "x"}]}) \
+        == ("end_turn", ["x"])
+    assert agent_parts.part({"type": "image", "source": 1})[:2] == ["other", "image"]
+
+
+def test_bounds():
+    long = "长" * 5000
+    assert agent_parts.part({"type": "text", "text": long}) == "长" * 1999 + "…"
+    nested = {"a": {"b": {"c": {"d": {"e": {"f": 1}}}}}}
+    assert agent_parts.data(nested) == {"a": {"b": {"c": {"d": "{…}"}}}}
+    assert len(agent_parts.data(list(range(500)))) == 50
+    assert agent_parts.data({1: object()}) == {"1": "<object object>"}
+
+
+SETUP = '''
+class Block:
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
+    def __repr__(self):
+        return "Block()"
+def model(messages, **options):
+    if len(messages) > 2:
+        return {"stop_reason": "end_turn", "content": [Block(type="text", text="x" * 3000)]}
+    return {"stop_reason": "tool_use",
+            "content": [Block(type="tool_use", id="t1", name="look", input={"q": 1})]}
+def look(q):
+    if q == 2:
+        raise KeyError("nope")
+    return "seen"
+TOOLS = {"look": look}
+'''
+CODE = '''def loop():
+    history = [{"role": "user", "content": "go"}]
+    reply = model(history)
+    history.append({"role": "assistant", "content": reply["content"]})
+    found = TOOLS["look"](1)
+    history.append({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": found}]})
+    reply = model(history)
+    history[0] = {"role": "user", "content": "changed"}
+    try:
+        TOOLS["look"](2)
+    except KeyError:
+        pass
+    history[:] = history[:1]
+    model(history)
+    return reply
+'''
+TOML = '''title = {zh = "测", en = "T"}
+summary = {zh = "测", en = "T"}
+setup = "a/setup.py"
+modules = ["a/code.py"]
+[[presets]]
+name = "normal"
+zh = "正常"
+en = "Normal"
+[[blocks]]
+symbol = "loop"
+source = "a/code.py"
+presets = ["normal"]
+entry = "print(loop()['stop_reason'])"
+[agent]
+model = ["model"]
+tools = ["TOOLS"]
+'''
+
+
+def lesson(tmp_path, toml=TOML, setup=SETUP):
+    folder = tmp_path / "a"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "setup.py").write_text(setup, "utf-8")
+    (folder / "code.py").write_text(CODE, "utf-8")
+    (folder / "lesson.toml").write_text(toml, "utf-8")
+    return [tmp_path]
+
+
+def test_snapshots_history_rewrites_and_tool_errors(tmp_path):
+    trace = record("a", "loop", "normal", roots=lesson(tmp_path))
+    assert trace["stdout"] == "end_turn\n"
+    agent = trace["agent"]
+    sent = [agent_facts.messages(agent, call) for call in agent["calls"]]
+    assert sent[0] == [["user", "go"]]
+    # the history as it was at the call, not as it was mutated later
+    assert sent[1][0] == ["user", "go"] and len(sent[1]) == 3
+    assert sent[1][1] == ["assistant", [["tool_use", "t1", "look", {"q": 1}]]]
+    assert agent["calls"][1]["messages"][1] == agent["calls"][0]["response"]   # stored once
+    assert sent[2] == [["user", "changed"]] and agent["calls"][2]["new"] == 1
+    assert [c["new"] for c in agent["calls"]] == [1, 2, 1]
+    assert agent["messages"][agent["calls"][1]["response"]] == ["assistant", ["x" * 1999 + "…"]]
+    assert [(t["name"], t["input"], t["result"], t["error"]) for t in agent["tools"]] == [
+        ("look", {"q": 1}, "seen", False), ("look", {"q": 2}, "KeyError: 'nope'", True)]
+    assert wire.unpack(record_packed("a", "loop", "normal", roots=lesson(tmp_path))) == trace
+
+
+def test_a_name_missing_at_run_time_is_a_lesson_error(tmp_path):
+    roots = lesson(tmp_path, setup=SETUP + "if scenario == 'other':\n    extra = 1\n",
+                   toml=TOML.replace('tools = ["TOOLS"]', 'tools = ["extra"]'))
+    with pytest.raises(LessonError, match=r"a/lesson.toml \[agent\].*'extra' not found"):
+        record("a", "loop", "normal", roots=roots)
+    roots = lesson(tmp_path / "b", setup=SETUP + "len_ = len\n",
+                   toml=TOML.replace('tools = ["TOOLS"]', 'tools = ["len_"]'))
+    with pytest.raises(LessonError, match="len_ is not a Python function"):
+        record("a", "loop", "normal", roots=roots)
+
+
+BAD = [
+    ('[agent]\nmodel = ["model"]', '[agent]\nmodel = "model"', "model must be a list"),
+    ('[agent]\nmodel = ["model"]', '[agent]\nmodel = ["model("]', "is not a dotted Python name"),
+    ('[agent]\nmodel = ["model"]', '[agent]\nmodel = ["nothing.here"]',
+     "'nothing.here' is not defined at the top level of the setup or the modules"),
+    ('tools = ["TOOLS"]', 'tools = ["TOOLS"]\nextra = 1', "unknown key 'extra'"),
+    ('tools = ["TOOLS"]', 'tools = ["model"]', "'model' is both a model call and a tool"),
+    ('[agent]\nmodel = ["model"]\ntools = ["TOOLS"]', '', "must be a table"),
+    ('[agent]\nmodel = ["model"]\ntools = ["TOOLS"]', '[agent]', "names no model call and no tool"),
+]
+
+
+@pytest.mark.parametrize("old,new,reason", BAD, ids=[r for _, _, r in BAD])
+def test_invalid_agent_tables(tmp_path, old, new, reason):
+    assert old in TOML
+    toml = TOML.replace(old, new)
+    if reason == "must be a table":
+        toml = "agent = 3\n" + toml
+    with pytest.raises(LessonError) as caught:
+        load_lessons(lesson(tmp_path, toml=toml))
+    assert "a/lesson.toml [agent]" in str(caught.value) and reason in str(caught.value)
+
+
+def test_bundled_lessons_declare_their_agent_boundary():
+    lessons = load_lessons()
+    assert lessons["s06"].agent.model == ("ask",)
+    assert lessons["lcc-s06"].agent.model == ("client.messages.create",)
+    assert all(lessons[name].agent for name in ("s01", "s06-recursive"))
