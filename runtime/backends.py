@@ -210,8 +210,18 @@ class SettraceBackend:
 
     def watch(self, codes, observer):
         """Also report calls of ``codes`` (function entry, return, unwind) to ``observer``."""
-        self.watched = frozenset(codes)
+        if not codes:
+            return
+        watched = self.watched = frozenset(codes)
         self.observer = observer
+        traced = self.global_
+
+        def global_(frame, event, arg):
+            if event == "call" and frame.f_code in watched:
+                return self._watching(frame, lambda: traced(frame, event, arg))
+            return traced(frame, event, arg)
+
+        sys.settrace(global_)
 
     def _watching(self, frame, steps):
         """A local tracer for a call of a watched code; ``steps()`` starts the step tracer
@@ -278,11 +288,6 @@ class SettraceBackend:
             return local
 
         def global_(frame, event, arg):
-            if event == "call" and frame.f_code in self.watched:
-                return self._watching(frame, lambda: traced(frame, event, arg))
-            return traced(frame, event, arg)
-
-        def traced(frame, event, arg):
             if event == "call" and frame.f_code in targets:
                 if frame.f_code in self.opcode_codes:
                     frame.f_trace_opcodes = True
@@ -296,6 +301,7 @@ class SettraceBackend:
             return None
 
         self.saved = sys.gettrace()
+        self.global_ = global_
         sys.settrace(global_)
 
     def stop(self):
