@@ -101,3 +101,13 @@ def machine(chromium: str) -> dict:
             if chromium_version else None,
             "python": platform.python_version(), "node": run("node", "--version"),
             "pyodide": "314.0.8 (CPython 3.14.2)"}
+
+
+def align_bench(rounds: int) -> dict:
+    """bench/align.mjs: two 10,000-step runs aligned, against the O(N·M) LCS table."""
+    node = shutil.which("node")
+    if not node:
+        return {"reason": "node not found"}
+    done = subprocess.run([node, str(Path(__file__).parent / "align.mjs"), str(rounds)],
+                          capture_output=True, text=True, timeout=600, check=True)
+    return json.loads(done.stdout)

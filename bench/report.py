@@ -116,7 +116,26 @@ def rows(results: dict) -> list[tuple[str, str, str, str]]:
     elif ui:
         out.append(("Debug → cursor; step/slider at 1M steps", ui.get("reason", "–"),
                     "≤ 50 ms median; ≤ 16 ms p95", "not measured"))
+    out += _align_rows(results.get("align"))
     return out
+
+
+def _align_rows(align: dict | None) -> list[tuple[str, str, str, str]]:
+    if not align or "cases" not in align:
+        return [("align two 10,000-step runs", align.get("reason", "–"), "≤ 100 ms",
+                 "not measured")] if align else []
+    out = []
+    for name, c in align["cases"].items():
+        a, t = c["align_ms"], c["table_ms"]
+        out.append((f"align two {align['steps']:,}-step runs side by side ({name}; "
+                    f"{c['matches']:,} matched, LCS {c['lcs']:,}): align.js vs the O(N·M) LCS table",
+                    f"{_ms1(a)} vs {_ms1(t)} = **{a['median'] / t['median']:.3f}×**", "≤ 100 ms",
+                    _met(a["median"] <= 100)))
+    return out
+
+
+def _ms1(s):
+    return f"{s['median']:.1f} ms ({s['min']:.1f}–{s['max']:.1f})"
 
 
 def table(results: dict) -> str:
@@ -131,6 +150,11 @@ def markdown(results: dict) -> str:
     boot_n = ""
     if results.get("boot"):
         boot_n = str(results["boot"]["cold"]["stock.html"]["ms"]["n"])
+    kept = results.get("kept")
+    if kept:
+        other = kept.get("machine") or {}
+        quick += (f"; the sections {', '.join(kept['sections'])} are kept from the run of "
+                  f"{kept['from']} (on {other.get('nproc', '?')} CPUs, {other.get('cpu', '?')})")
     return f"""# Performance
 
 Measured by `python bench/run.py` (`make bench`) on {results['started']}{quick}, in one run,
@@ -161,6 +185,10 @@ Node {m['node']}; Pyodide {m['pyodide']}.
   entry code run by `exec` without the recorder.
 - **load**: `wrk -t2 -c100 -d30s` rotating over the s06 lesson page, a presets API call
   and `pyodide.asm.wasm` (brotli accepted), against `loopstep serve` with its access log on.
+
+- **align**: `bench/align.mjs` in Node: `align(stepKeys(a), stepKeys(b))` of
+  `web/static/js/align.js` on two synthetic 10,000-step loop runs, alternating with the
+  textbook O(N·M) table that only computes the longest common subsequence's length.
 
 Raw numbers: `bench/results.json`.
 

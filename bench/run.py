@@ -12,8 +12,11 @@ alternating A/B, medians with min/max:
      worker: steps/s, JSON bytes/step, wasm heap growth/step;
   3. recorder overhead vs the same code untraced, in Pyodide and in this CPython;
   4. bytes transferred cold and warm (PerformanceResourceTiming.transferSize);
-  5. a load run: 100 connections for 30 s against a lesson page, the presets API, the wasm.
-Writes bench/results.json and docs/performance.md.
+  5. a load run: 100 connections for 30 s against a lesson page, the presets API, the wasm;
+  6. align: two 10,000-step runs aligned side by side (web/static/js/align.js, in Node)
+     against the textbook O(N·M) longest-common-subsequence table.
+Writes bench/results.json and docs/performance.md; with --only, the sections not measured
+are kept from the previous bench/results.json (and named as such in the document).
 """
 from __future__ import annotations
 
@@ -38,6 +41,7 @@ import report  # noqa: E402
 LOAD_PATHS = ["/lessons/s06", "/api/lessons/s06/blocks/run_subagent/presets/normal",
               "/vendor/pyodide-314.0.8/pyodide.asm.wasm"]
 FULL_STEPS = 1_100_000
+SECTIONS = ("boot", "trace", "cpython", "load", "ui", "align")
 
 
 def free_port() -> int:
@@ -109,11 +113,23 @@ def trace_section(pw, base: str, max_steps: int, rounds: int) -> dict:
     }
 
 
+def keep_previous(results: dict, only: set, path: Path) -> None:
+    """Sections not measured this time: the previous run's, listed in results["kept"]."""
+    previous = json.loads(path.read_text()) if path.is_file() else {}
+    kept = [name for name in SECTIONS if name not in only and name in previous]
+    for name in kept:
+        results[name] = previous[name]
+    if kept:
+        results["kept"] = {"sections": kept, "from": previous.get("started"),
+                           "machine": previous.get("kept", {}).get("machine",
+                                                                   previous.get("machine"))}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true",
                         help="few rounds, 100,000 steps, 5 s load run (while developing)")
-    parser.add_argument("--only", default="boot,trace,cpython,load,ui")
+    parser.add_argument("--only", default=",".join(SECTIONS))
     parser.add_argument("--no-hints", action="store_true", help="skip the preload-hint variant")
     parser.add_argument("--out", type=Path, default=HERE / "results.json")
     parser.add_argument("--doc", type=Path, default=ROOT / "docs" / "performance.md")
@@ -144,9 +160,13 @@ def main(argv: list[str] | None = None) -> int:
         if "load" in only:
             print("load run ...", flush=True)
             results["load"] = measures.load_run(port, LOAD_PATHS, 5 if args.quick else 30)
+        if "align" in only:
+            print("align two 10,000-step runs ...", flush=True)
+            results["align"] = measures.align_bench(3 if args.quick else 9)
     finally:
         server.terminate()
         server.wait(timeout=30)
+    keep_previous(results, only, args.out)
     args.out.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n")
     text = report.markdown(results)
     args.doc.write_text(text)
