@@ -177,7 +177,7 @@ function record(message) {
   const pyRoots = pyodide.toPy(roots);
   try {
     const json = recordJson(message.lesson, message.block, message.scenario, pyRoots,
-      message.maxSteps ?? 0, message.setup ?? null,
+      message.maxSteps ?? 0, message.setup ?? undefined, // JS null would not be None
       message.probes ? JSON.stringify(message.probes) : null);
     post({ type: "trace", id: message.id, json });
   } finally {
