@@ -104,3 +104,30 @@ def observe(lesson_id, symbol, scenario, roots):
         sys.settrace(saved[3])
         sys.stdout, sys.stderr, sys.stdin = saved[:3]
     return {"events": events, "stdout": output.getvalue(), "error": error}
+
+
+def plain_run(lesson_id, symbol, scenario, roots):
+    """What the block's programs print run plainly (no tracing) in this interpreter,
+    stdout and stderr together, an uncaught error's traceback as Python prints it."""
+    import linecache
+    import traceback
+
+    lesson = load_lesson(lesson_id, roots)
+    programs = lesson.programs(symbol, scenario)
+    for p in programs:
+        linecache.cache[p.path] = (len(p.text), None, p.text.splitlines(True), p.path)
+    output = io.StringIO()
+    namespace = {"__name__": "__main__", "__builtins__": builtins}
+    saved = sys.stdout, sys.stderr, sys.stdin
+    sys.stdout = sys.stderr = output
+    sys.stdin = io.StringIO("")
+    try:
+        for p in programs:
+            exec(compile(p.text, p.path, "exec", dont_inherit=True), namespace)
+    except Exception as exc:
+        # the traceback from the programs' own frames on (this function's frame left out)
+        output.write("".join(traceback.format_exception(
+            exc.with_traceback(exc.__traceback__.tb_next))))
+    finally:
+        sys.stdout, sys.stderr, sys.stdin = saved
+    return output.getvalue()
