@@ -87,9 +87,9 @@ def lesson_view(lesson, lang: str, scenarios: dict[str, str] | None = None,
     }
 
 
-def page_config(lesson, lang: str, root: str, view: dict, *, embed: bool = False,
-                limits: dict | None = None) -> dict:
-    """Everything the page script needs, embedded as a JSON data island.
+def runtime_config(lesson, lang: str, root: str, limits: dict | None = None) -> dict:
+    """What the Python worker needs to boot, embedded as a small JSON data island in the
+    document's head, so that the worker starts before the body is parsed.
 
     `limits` may set the runtime's `bootTimeoutMs`, `recordTimeoutMs` and `maxSteps`."""
     python_files = [
@@ -101,14 +101,22 @@ def page_config(lesson, lang: str, root: str, view: dict, *, embed: bool = False
     ]
     return {
         "lang": lang,
-        "embed": embed,
-        "messages": messages()[lang],
-        "lesson": lesson.id,
         "pyodide": {"indexURL": f"{root}vendor/pyodide-{assets.PYODIDE_VERSION}/",
                     "bootURL": f"{root}vendor/{assets.BOOT_DIR.name}/",
                     "sizes": assets.boot_sizes()},
         "python": {"files": python_files, "roots": [f"{WORKER_ROOT}/lessons"],
                    "sysPath": WORKER_ROOT},
+        "runtime": dict(limits or {}),
+    }
+
+
+def page_config(lesson, lang: str, view: dict, *, embed: bool = False) -> dict:
+    """Everything else the page script needs, embedded as a JSON data island."""
+    return {
+        "lang": lang,
+        "embed": embed,
+        "messages": messages()[lang],
+        "lesson": lesson.id,
         "blocks": {
             f"{lesson.id}/{b.symbol}": {
                 "symbol": b.symbol,
@@ -120,7 +128,6 @@ def page_config(lesson, lang: str, root: str, view: dict, *, embed: bool = False
         },
         "stages": [stage_view(s, lang) for s in lesson.stages],
         "blocksShown": [b["symbol"] for b in view["blocks"]],
-        "runtime": dict(limits or {}),
     }
 
 

@@ -43,16 +43,18 @@ def index_html(lessons: dict, lang: str, root: str, links: Links) -> str:
 def lesson_html(lesson, lang: str, root: str, links: Links,
                 scenarios: dict[str, str] | None = None, limits: dict | None = None) -> str:
     view = pages.lesson_view(lesson, lang, scenarios)
-    config = pages.page_config(lesson, lang, root, view, limits=limits)
+    config = pages.page_config(lesson, lang, view)
     config["langHref"] = links.other_lang(lang)
     return pages.render("lesson.html", lang=lang, root=root, lesson=view, config=config,
+                        runtime=pages.runtime_config(lesson, lang, root, limits),
                         index_href=root + links.index(lang), lang_href=links.other_lang(lang))
 
 
 def embed_html(lesson, symbol: str, lang: str, root: str, links: Links,
                scenario: str | None = None, limits: dict | None = None) -> str:
     view = pages.lesson_view(lesson, lang, {symbol: scenario} if scenario else None, only=symbol)
-    config = pages.page_config(lesson, lang, root, view, embed=True, limits=limits)
+    config = pages.page_config(lesson, lang, view, embed=True)
     config["langHref"] = links.other_lang(lang)
     return pages.render("embed.html", lang=lang, root=root, lesson=view,
-                        block=view["blocks"][0], config=config)
+                        block=view["blocks"][0], config=config,
+                        runtime=pages.runtime_config(lesson, lang, root, limits))

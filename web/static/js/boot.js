@@ -16,8 +16,8 @@
 // bootURL holds boot.json, python_stdlib.zip and snapshot.bin (immutable, versioned).
 // Own options (not passed to loadPyodide):
 //   snapshot   "cached" (default): use the snapshot only when the HTTP cache already has
-//              it, else boot "trimmed" and fetch the snapshot in the background once
-//              ready, for the next visit (the first visit stays small: the snapshot is
+//              it, else boot "trimmed"; the result's warmUp() fetches the snapshot in
+//              the background, for the next visit (the first visit stays small: the snapshot is
 //              3.3 MB brotli); true: always use it; false: never
 //   timeoutMs  per fast attempt (default 20000); the stock boot is not timed out here
 //   readBytes(url) → Uint8Array (default: fetch); loadStockSync() → Uint8Array (default:
@@ -25,6 +25,9 @@
 
 const STDLIB_PATH = "/lib/python314.zip";
 const FULL_STDLIB_PATH = "/lib/python314-stock.zip";
+
+/** A boot milestone on the worker's timeline (docs/performance.md). */
+const mark = (name) => globalThis.performance?.mark?.(`loopstep:boot:${name}`);
 
 const slash = (url) => (url.endsWith("/") ? url : url + "/");
 
@@ -57,6 +60,8 @@ function prefetchLater(url) {
     // no fetch here (Node with file paths): nothing to warm
   }
 }
+
+const NOTHING = () => {};
 
 function withTimeout(promise, ms, what) {
   let timer;
@@ -128,6 +133,7 @@ async function fastBoot(module, manifest, snapshot, config) {
   const settings = { ...options, indexURL, packages: [], stdLibURL: bootURL + manifest.stdlib.file };
   if (snapshot) settings._loadSnapshot = snapshot;
   const pyodide = await module.loadPyodide(settings);
+  mark(snapshot ? "snapshot-restored" : "trimmed-loaded");
   const stdlib = pyodide.FS.readFile(STDLIB_PATH);
   if ((await sha256(stdlib)) !== manifest.stdlib.sha256) {
     throw new Error("trimmed python_stdlib.zip did not load intact");
@@ -149,7 +155,10 @@ async function fastBoot(module, manifest, snapshot, config) {
 
 /**
  * Boot Pyodide from `module` (the imported pyodide.mjs): snapshot, else trimmed, else stock.
- * Returns {pyodide, path: "snapshot"|"trimmed"|"stock", fallbacks: [reason, ...]}.
+ * Returns {pyodide, path: "snapshot"|"trimmed"|"stock", fallbacks: [reason, ...], warmUp}.
+ * `warmUp()` fetches the snapshot into the HTTP cache for the next visit ("cached" mode
+ * after a trimmed boot; else it does nothing): call it once the runtime is ready, so that
+ * the download does not compete with the first imports.
  */
 export async function bootPyodide(module, { indexURL, bootURL, ...rest } = {}) {
   const {
@@ -178,6 +187,7 @@ export async function bootPyodide(module, { indexURL, bootURL, ...rest } = {}) {
     try {
       manifest = await withTimeout(manifestP, timeoutMs, "boot.json");
       await checkManifest(manifest, module, await withTimeout(sumsP, timeoutMs, "SHA256SUMS"));
+      mark("manifest-checked");
     } catch (error) {
       fallbacks.push(`boot set: ${error.message ?? error}`);
       manifest = null;
@@ -188,7 +198,7 @@ export async function bootPyodide(module, { indexURL, bootURL, ...rest } = {}) {
         if ((await sha256(bytes)) !== manifest.snapshot.sha256) throw new Error("sha256 mismatch");
         const pyodide = await withTimeout(fastBoot(module, manifest, bytes, config),
           timeoutMs, "snapshot boot");
-        return { pyodide, path: "snapshot", fallbacks };
+        return { pyodide, path: "snapshot", fallbacks, warmUp: NOTHING };
       } catch (error) {
         fallbacks.push(`snapshot: ${error.message ?? error}`);
       }
@@ -197,15 +207,14 @@ export async function bootPyodide(module, { indexURL, bootURL, ...rest } = {}) {
       try {
         const pyodide = await withTimeout(fastBoot(module, manifest, null, config),
           timeoutMs, "trimmed boot");
-        if (snapshotMode === "cached" && !useSnapshot && manifest.snapshot) {
-          prefetchLater(snapshotURL);
-        }
-        return { pyodide, path: "trimmed", fallbacks };
+        const warm = snapshotMode === "cached" && !useSnapshot && manifest.snapshot;
+        const warmUp = warm ? () => prefetchLater(snapshotURL) : NOTHING;
+        return { pyodide, path: "trimmed", fallbacks, warmUp };
       } catch (error) {
         fallbacks.push(`trimmed: ${error.message ?? error}`);
       }
     }
   }
   const pyodide = await module.loadPyodide({ ...options, indexURL });
-  return { pyodide, path: "stock", fallbacks };
+  return { pyodide, path: "stock", fallbacks, warmUp: NOTHING };
 }

@@ -22,7 +22,7 @@ class Page {
   constructor(config) {
     this.config = config;
     this.messages = new Messages(config.messages);
-    this.client = sharedClient(config);
+    this.client = sharedClient();
     this.status = new RuntimeStatus(document.querySelector(SEL.runtime), this.messages);
     this.diagram = new Diagram(document.querySelector(SEL.diagram), config.stages, this.messages);
     this.blocks = [];
@@ -43,8 +43,12 @@ class Page {
         onChange: (block) => this.changed(block),
       }));
     }
+    let shown = null;
     const onState = (detail) => {
       this.status.show(detail);
+      // progress events repeat "loading": the blocks only need to hear of a change
+      if (detail.state === shown && !detail.message) return;
+      shown = detail.state;
       for (const block of this.blocks) block.runtime(detail.state, detail.message);
     };
     this.client.addEventListener("state", (event) => onState(event.detail));
@@ -142,9 +146,11 @@ function applyScenarioQuery(page) {
   }
 }
 
+performance.mark("loopstep:page-evaluated");
 const config = readConfig();
 if (config && config.blocks && applyQuery(config)) {
   const page = new Page(config);
   page.start();
+  performance.mark("loopstep:page-started");
   if (config.embed) installEmbedBridge(window, document);
 }

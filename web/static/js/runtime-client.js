@@ -77,6 +77,7 @@ export class RuntimeClient extends EventTarget {
         if (m.type === "progress") this.setState("loading", { loaded: m.loaded, total: m.total });
         else if (m.type === "ready") {
           clearTimeout(timer);
+          copyMarks(m.marks);
           this.setState("ready", { python: m.python, path: m.path });
           resolve();
         } else if (m.type === "failed" && m.boot) fail(new RecordError(m.message, "runtime"));
@@ -91,6 +92,7 @@ export class RuntimeClient extends EventTarget {
       });
       this.setState("loading", { loaded: 0, total: 1 });
       worker.postMessage(this.bootMessage);
+      performance.mark("loopstep:boot-asked");
     });
     this.ready.catch(() => {});
     return this.ready;
@@ -149,10 +151,25 @@ export class RuntimeClient extends EventTarget {
   }
 }
 
+/** The worker's boot milestones on the page's timeline (docs/performance.md). */
+function copyMarks(marks) {
+  for (const { name, at } of marks ?? []) {
+    performance.mark(name, { startTime: Math.max(0, at - performance.timeOrigin) });
+  }
+  performance.mark("loopstep:ready");
+}
+
 let shared = null;
 
+/** The runtime data island of the document's head ({lang, pyodide, python, runtime}), or
+ * null on a page without one. */
+export function runtimeConfig(doc = document) {
+  const node = doc.getElementById("loopstep-runtime");
+  return node ? JSON.parse(node.textContent) : null;
+}
+
 /** The page's one client: the early boot script and the page script share it. */
-export function sharedClient(config) {
+export function sharedClient(config = runtimeConfig()) {
   shared ??= new RuntimeClient(config);
   return shared;
 }

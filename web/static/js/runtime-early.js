@@ -1,11 +1,11 @@
-// Starts the Python worker as soon as the page's config has been parsed, without waiting
-// for the page script's module graph: loaded `async`, it depends on runtime-client.js alone,
-// and page.js later picks up the same client (sharedClient).
+// Starts the Python worker from the document's head, before the body is parsed and laid
+// out: loaded `async`, it depends on runtime-client.js alone and reads only the small
+// runtime data island; page.js later picks up the same client (sharedClient).
 
-import { sharedClient } from "./runtime-client.js";
+import { runtimeConfig, sharedClient } from "./runtime-client.js";
 
-const node = document.getElementById("loopstep-config");
-const config = node ? JSON.parse(node.textContent) : null;
+performance.mark("loopstep:early-evaluated");
+const config = runtimeConfig();
 const query = new URLSearchParams(window.location.search).get("lang");
 const redirecting = (query === "zh" || query === "en") && config && query !== config.lang;
-if (config && config.blocks && config.pyodide && !redirecting) sharedClient(config).boot();
+if (config && !redirecting) sharedClient().boot();

@@ -12,7 +12,9 @@
 // waiting: a missing file or one not served as application/wasm is caught when it
 // is fetched, bytes that do not compile when WebAssembly rejects them.
 
-import { bootPyodide } from "./boot.js";
+// boot.js is imported when the boot message arrives, beside pyodide.mjs: a static import
+// would add a round trip before this worker could start.
+const bootModule = () => import("./boot.js");
 
 let pyodide = null;
 let bootPath = null; // "snapshot" | "trimmed" | "stock": which way Pyodide came up
@@ -34,13 +36,23 @@ bootFailed.catch(() => {});
 
 const post = (message) => self.postMessage(message);
 
-/** Wrap fetch so bytes of the boot set are counted as they arrive. */
-function countingFetch(sizes, onBytes) {
+/** Boot milestones (performance marks, "loopstep:worker:*"), posted with "ready" as
+ * absolute times so that the page can lay them on its own timeline. */
+const mark = (name) => performance.mark(`loopstep:worker:${name}`);
+const marks = () => performance.getEntriesByType("mark")
+  .filter((m) => m.name.startsWith("loopstep:"))
+  .map((m) => ({ name: m.name, at: performance.timeOrigin + m.startTime }));
+mark("evaluated");
+
+/** Wrap fetch so bytes of the boot set are counted as they arrive; `onWasm` is called
+ * when Pyodide asks for its wasm (the big downloads have all been asked for by then). */
+function countingFetch(sizes, onBytes, onWasm) {
   const original = self.fetch.bind(self);
   return async (input, init) => {
-    const response = await original(input, init);
     const url = input instanceof Request ? input.url : String(input); // string or URL
     const name = new URL(url, self.location.href).pathname.split("/").pop();
+    if (name.endsWith(".wasm")) onWasm();
+    const response = await original(input, init);
     if (name.endsWith(".wasm")) checkWasm(name, response);
     if (!response.ok || !response.body || !(name in sizes)) return response;
     // Count a clone's bytes and hand back the original response untouched: a response
@@ -91,7 +103,8 @@ function watchWebAssembly() {
   }
 }
 
-/** Fetch the recorder's and the lesson's Python files (started while Pyodide boots). */
+/** Fetch the recorder's and the lesson's Python files (started while Pyodide boots, once
+ * its own downloads are under way, so that they do not delay the runtime's first files). */
 function fetchFiles(files) {
   const texts = Promise.all(files.map(async (file) => {
     const response = await fetch(file.url);
@@ -131,6 +144,7 @@ _loopstep_record
 `;
 
 async function boot(message) {
+  mark("boot-message");
   const sizes = message.sizes ?? {};
   const total = Object.values(sizes).reduce((a, b) => a + b, 0);
   let loaded = 0;
@@ -142,15 +156,20 @@ async function boot(message) {
       post({ type: "progress", loaded: Math.min(loaded, total), total });
     }
   };
+  const files = message.files ?? [];
+  let fetched = null;
+  const fetchFilesOnce = () => {
+    fetched ??= fetchFiles(files);
+  };
   self.fetch = countingFetch(sizes, (n) => {
     loaded += n;
     report(false);
-  });
+  }, fetchFilesOnce);
   watchWebAssembly();
   report(true);
-  const files = message.files ?? [];
-  const fetched = fetchFiles(files);
-  const module = await import(new URL("pyodide.mjs", message.indexURL).href);
+  const [{ bootPyodide }, module] = await Promise.all([bootModule(),
+    import(new URL("pyodide.mjs", message.indexURL).href)]);
+  mark("pyodide-imported");
   loaded += sizes["pyodide.mjs"] ?? 0;
   const booted = await Promise.race([bootFailed, bootPyodide(module, {
     indexURL: message.indexURL,
@@ -159,18 +178,23 @@ async function boot(message) {
     stdout: () => {},
     stderr: () => {},
   })]);
+  mark("pyodide-booted");
   pyodide = booted.pyodide;
   bootPath = booted.path;
   loaded += sizes["pyodide.asm.mjs"] ?? 0;
   loaded = total;
   report(true);
+  fetchFilesOnce();
   await writeFiles(files, fetched);
+  mark("files-written");
   roots = message.roots ?? [];
   pyodide.globals.set("SYS_PATH", message.sysPath ?? "/loopstep");
   pyodide.globals.set("RECURSION_LIMIT", RECURSION_LIMIT);
   recordJson = pyodide.runPython(PRELUDE);
   const python = pyodide.runPython("import sys; sys.version.split()[0]");
-  post({ type: "ready", python, path: bootPath });
+  mark("recorder-imported");
+  post({ type: "ready", python, path: bootPath, marks: marks() });
+  booted.warmUp();
 }
 
 function record(message) {
