@@ -4,20 +4,24 @@
 // without the recorder) for bench/run.py.
 import { bootPyodide } from "/static/js/boot.js";
 
+performance.mark("loopstep:worker:evaluated");
 const config = await (await fetch("/bench/config.json")).json();
 const indexURL = new URL(config.indexURL, self.location.href).href;
 const bootURL = new URL(config.bootURL, self.location.href).href;
 const module = await import(indexURL + "pyodide.mjs");
+performance.mark("loopstep:worker:pyodide-imported");
 const params = new URL(self.location.href).searchParams;
 const snapshot = { 0: false, 1: true }[params.get("snapshot")] ?? "cached";
-const { pyodide, path, fallbacks } = await bootPyodide(module, {
+const { pyodide, path, fallbacks, warmUp } = await bootPyodide(module, {
   indexURL, bootURL, snapshot, packages: [], stdout: () => {}, stderr: () => {},
 });
+performance.mark("loopstep:worker:pyodide-booted");
 const texts = await Promise.all(config.files.map(async (f) => (await fetch(f.url)).text()));
 config.files.forEach((f, i) => {
   pyodide.FS.mkdirTree(f.path.slice(0, f.path.lastIndexOf("/")));
   pyodide.FS.writeFile(f.path, texts[i], { encoding: "utf8" });
 });
+performance.mark("loopstep:worker:files-written");
 const helpers = pyodide.runPython(`
 import io, json, sys, time
 sys.path.insert(0, "/loopstep")
@@ -54,7 +58,11 @@ def untraced(lesson, block, scenario, roots):
 `);
 const [record, untraced] = helpers.toJs({ depth: 1 });
 const python = pyodide.runPython("import sys; sys.version.split()[0]");
-self.postMessage({ type: "ready", path, fallbacks, python, at: performance.now() });
+performance.mark("loopstep:worker:recorder-imported");
+const marks = performance.getEntriesByType("mark").filter((m) => m.name.startsWith("loopstep:"))
+  .map((m) => ({ name: m.name, at: performance.timeOrigin + m.startTime }));
+self.postMessage({ type: "ready", path, fallbacks, python, at: performance.now(), marks });
+warmUp();
 
 self.onmessage = ({ data }) => {
   const roots = pyodide.toPy(config.roots);

@@ -2,11 +2,16 @@
 const bench = { ready: null, worker: null, error: null, traces: [] };
 window.bench = bench;
 const worker = new Worker(document.body.dataset.worker, { type: "module" });
+performance.mark("loopstep:boot-asked");
 const waiting = new Map();
 let nextId = 1;
 worker.onmessage = ({ data }) => {
   if (data.type === "ready") {
     bench.ready = performance.now();
+    for (const { name, at } of data.marks ?? []) {
+      performance.mark(name, { startTime: Math.max(0, at - performance.timeOrigin) });
+    }
+    performance.mark("loopstep:ready");
     bench.worker = data;
     document.querySelector("[data-role=status]").textContent = `ready via ${data.path}`;
   } else if (data.type === "failed") {
