@@ -26,7 +26,8 @@ test: $(VENV)/.installed-test
 	LOOPSTEP_CHROMIUM=$$(scripts/ensure_chromium.sh) $(BIN)/python -m pytest tests/browser --site=export
 
 bench: $(VENV)/.installed-test
-	LOOPSTEP_CHROMIUM=$$(scripts/ensure_chromium.sh) $(BIN)/python bench/run.py
+	LOOPSTEP_CHROMIUM=$$(scripts/ensure_chromium.sh) LOOPSTEP_WRK=$$(scripts/ensure_wrk.sh) \
+		$(BIN)/python bench/run.py
 
 boot:
 	scripts/build_boot.sh

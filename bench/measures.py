@@ -60,11 +60,18 @@ def cpython_overhead(max_steps: int, rounds: int) -> dict:
             "overhead": summary([r / (p * scale) for r, p in zip(recorded, plain)])}
 
 
+def wrk_path() -> str:
+    """LOOPSTEP_WRK or `wrk` on PATH (`make bench` installs it: scripts/ensure_wrk.sh)."""
+    wrk = os.environ.get("LOOPSTEP_WRK") or shutil.which("wrk")
+    if not wrk or not os.access(wrk, os.X_OK):
+        raise SystemExit("the load run needs wrk: run `make bench` (scripts/ensure_wrk.sh "
+                         "installs it as root on Debian) or set LOOPSTEP_WRK")
+    return wrk
+
+
 def load_run(port: int, paths: list[str], seconds: int, connections: int = 100) -> dict:
     """`wrk` with `connections` connections for `seconds` on 127.0.0.1, rotating over paths."""
-    wrk = shutil.which("wrk")
-    if not wrk:
-        return {"status": "not run", "reason": "wrk not installed (apt-get install -y wrk)"}
+    wrk = wrk_path()
     env = dict(os.environ, LOOPSTEP_PATHS=",".join(paths))
     cmd = [wrk, "-t2", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s",
            "-s", str(HERE / "wrk.lua"), f"http://127.0.0.1:{port}"]

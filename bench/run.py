@@ -135,6 +135,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--doc", type=Path, default=ROOT / "docs" / "performance.md")
     args = parser.parse_args(argv)
     only = set(args.only.split(","))
+    if "load" in only:
+        measures.wrk_path()  # fail now, not after the browser measures
     rounds = 2 if args.quick else 5
     max_steps = 100_000 if args.quick else FULL_STEPS
     from playwright.sync_api import sync_playwright
