@@ -154,13 +154,19 @@ async function fastBoot(module, manifest, snapshot, config) {
 }
 
 /**
- * Boot Pyodide from `module` (the imported pyodide.mjs): snapshot, else trimmed, else stock.
+ * Boot Pyodide from `pyodideModule` (the imported pyodide.mjs, or the promise of it):
+ * snapshot, else trimmed, else stock.
  * Returns {pyodide, path: "snapshot"|"trimmed"|"stock", fallbacks: [reason, ...], warmUp}.
  * `warmUp()` fetches the snapshot into the HTTP cache for the next visit ("cached" mode
  * after a trimmed boot; else it does nothing): call it once the runtime is ready, so that
  * the download does not compete with the first imports.
  */
-export async function bootPyodide(module, { indexURL, bootURL, ...rest } = {}) {
+export async function bootPyodide(pyodideModule, { indexURL, bootURL, ...rest } = {}) {
+  // `pyodideModule` may be the import's promise: the boot set's files are asked for
+  // while pyodide.mjs is still arriving.
+  const imported = Promise.resolve(pyodideModule);
+  imported.catch(() => {});
+  let module = null;
   const {
     snapshot: snapshotMode = "cached", timeoutMs = 20000, readBytes = fetchBytes,
     loadStockSync, ...options
@@ -183,6 +189,7 @@ export async function bootPyodide(module, { indexURL, bootURL, ...rest } = {}) {
     const useSnapshot = snapshotMode === "cached" ? await isCached(snapshotURL) : !!snapshotMode;
     const snapshotP = useSnapshot ? readBytes(snapshotURL) : null;
     snapshotP?.catch(() => {});
+    module = await imported;
     let manifest = null;
     try {
       manifest = await withTimeout(manifestP, timeoutMs, "boot.json");
@@ -215,6 +222,7 @@ export async function bootPyodide(module, { indexURL, bootURL, ...rest } = {}) {
       }
     }
   }
+  module ??= await imported;
   const pyodide = await module.loadPyodide({ ...options, indexURL });
   return { pyodide, path: "stock", fallbacks, warmUp: NOTHING };
 }

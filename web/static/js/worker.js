@@ -167,10 +167,12 @@ async function boot(message) {
   }, fetchFilesOnce);
   watchWebAssembly();
   report(true);
-  const [{ bootPyodide }, module] = await Promise.all([bootModule(),
-    import(new URL("pyodide.mjs", message.indexURL).href)]);
-  mark("pyodide-imported");
-  loaded += sizes["pyodide.mjs"] ?? 0;
+  const module = import(new URL("pyodide.mjs", message.indexURL).href).then((imported) => {
+    mark("pyodide-imported");
+    loaded += sizes["pyodide.mjs"] ?? 0;
+    return imported;
+  });
+  const { bootPyodide } = await bootModule();
   const booted = await Promise.race([bootFailed, bootPyodide(module, {
     indexURL: message.indexURL,
     bootURL: message.bootURL,
