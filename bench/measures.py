@@ -118,3 +118,36 @@ def align_bench(rounds: int) -> dict:
     done = subprocess.run([node, str(Path(__file__).parent / "align.mjs"), str(rounds)],
                           capture_output=True, text=True, timeout=600, check=True)
     return json.loads(done.stdout)
+
+
+def step_caps(rounds: int) -> dict:
+    """bench/lessons/caps in this CPython: how soon the recorder's caps stop a loop that
+    never ends, beside a finished run of about as many steps, alternating."""
+    sys.path.insert(0, str(ROOT))
+    from runtime.recorder import record
+
+    cap = 5_000
+    times = {"spin": [], "one_line": [], "count_up": []}
+    outcome = {}
+    for _ in range(rounds):
+        for symbol in times:
+            t0 = time.perf_counter()
+            trace = record("caps", symbol, "normal", roots=[LESSONS], max_steps=cap)
+            times[symbol].append(time.perf_counter() - t0)
+            outcome[symbol] = {"status": trace["status"], "steps": len(trace["steps"]),
+                               "message": trace.get("message")}
+    base = times["count_up"]
+    return {"python": platform.python_version(), "max_steps": cap, "outcome": outcome,
+            "seconds": {k: summary(v) for k, v in times.items()},
+            "ratio": {k: summary([a / b for a, b in zip(times[k], base)])
+                      for k in ("spin", "one_line")}}
+
+
+def replay_jumps(rounds: int) -> dict:
+    """bench/replay_jump.mjs: jumps into a million-step trace vs rebuilding from step 0."""
+    node = shutil.which("node")
+    if not node:
+        return {"reason": "node not found"}
+    done = subprocess.run([node, str(HERE / "replay_jump.mjs"), str(rounds)],
+                          capture_output=True, text=True, timeout=600, check=True)
+    return json.loads(done.stdout)

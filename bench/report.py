@@ -117,7 +117,35 @@ def rows(results: dict) -> list[tuple[str, str, str, str]]:
         out.append(("Debug → cursor; step/slider at 1M steps", ui.get("reason", "–"),
                     "≤ 50 ms median; ≤ 16 ms p95", "not measured"))
     out += _align_rows(results.get("align"))
+    out += _caps_rows(results.get("caps")) + _replay_rows(results.get("replay"))
     return out
+
+
+def _caps_rows(caps: dict | None) -> list[tuple[str, str, str, str]]:
+    if not caps or "seconds" not in caps:
+        return []
+    base = caps["seconds"]["count_up"]
+    out = [(f"a finished run of {caps['outcome']['count_up']['steps']:,} steps, recorded "
+            f"(CPython {caps['python']})", _ms1(_scaled(base, 1000)), "", "")]
+    for key, label in (("spin", f"a loop that never ends, stopped at the {caps['max_steps']:,}-step cap"),
+                       ("one_line", "a one-line loop that never ends, stopped by the event cap")):
+        s, r = caps["seconds"][key], caps["ratio"][key]
+        out.append((f"{label}: time to stop vs the finished run", f"{_ms1(_scaled(s, 1000))} = "
+                    f"**{r['median']:.2f}×**", "≈ 1×", _met(r["median"] <= 3)))
+    return out
+
+
+def _replay_rows(replay: dict | None) -> list[tuple[str, str, str, str]]:
+    if not replay or "jump_ms" not in replay:
+        return [("replay jumps", replay.get("reason", "–"), "", "not measured")] if replay else []
+    j, f = replay["jump_ms"], replay["from_start_ms"]
+    return [(f"locals at a random step of a {replay['steps']:,}-step trace: replay.js vs "
+             "rebuilt from step 0", f"{j['median']:.3f} ms vs {f['median']:.3f} ms = "
+             f"**{j['median'] / f['median']:.3f}×**", "≤ 5 ms", _met(j["median"] <= 5))]
+
+
+def _scaled(s: dict, factor: float) -> dict:
+    return {k: (v * factor if k != "n" else v) for k, v in s.items()}
 
 
 def _align_rows(align: dict | None) -> list[tuple[str, str, str, str]]:
@@ -189,6 +217,12 @@ Node {m['node']}; Pyodide {m['pyodide']}.
 - **align**: `bench/align.mjs` in Node: `align(stepKeys(a), stepKeys(b))` of
   `web/static/js/align.js` on two synthetic 10,000-step loop runs, alternating with the
   textbook O(N·M) table that only computes the longest common subsequence's length.
+- **caps**: `runtime.recorder.record` of `bench/lessons/caps` in this CPython: an endless
+  loop cut at 5,000 steps and a one-line endless loop cut by the events-per-step cap,
+  alternating with a finished run of just under 5,000 steps.
+- **replay**: `bench/replay_jump.mjs` in Node: `replay(trace).locals(i)` at 200 spread
+  steps of a synthetic 1,000,000-step trace, against applying every step's bindings
+  from step 0.
 
 Raw numbers: `bench/results.json`.
 

@@ -14,7 +14,9 @@ alternating A/B, medians with min/max:
   4. bytes transferred cold and warm (PerformanceResourceTiming.transferSize);
   5. a load run: 100 connections for 30 s against a lesson page, the presets API, the wasm;
   6. align: two 10,000-step runs aligned side by side (web/static/js/align.js, in Node)
-     against the textbook O(N·M) longest-common-subsequence table.
+     against the textbook O(N·M) longest-common-subsequence table;
+  7. caps: how soon the step and event caps stop a loop that never ends (CPython);
+  8. replay: jumps into a million-step trace vs rebuilding the locals from step 0 (Node).
 Writes bench/results.json and docs/performance.md; with --only, the sections not measured
 are kept from the previous bench/results.json (and named as such in the document).
 """
@@ -41,7 +43,7 @@ import report  # noqa: E402
 LOAD_PATHS = ["/lessons/s06", "/api/lessons/s06/blocks/run_subagent/presets/normal",
               "/vendor/pyodide-314.0.8/pyodide.asm.wasm"]
 FULL_STEPS = 1_100_000
-SECTIONS = ("boot", "trace", "cpython", "load", "ui", "align")
+SECTIONS = ("boot", "trace", "cpython", "load", "ui", "align", "caps", "replay")
 
 
 def free_port() -> int:
@@ -165,6 +167,12 @@ def main(argv: list[str] | None = None) -> int:
         if "align" in only:
             print("align two 10,000-step runs ...", flush=True)
             results["align"] = measures.align_bench(3 if args.quick else 9)
+        if "caps" in only:
+            print("step caps ...", flush=True)
+            results["caps"] = measures.step_caps(3 if args.quick else 9)
+        if "replay" in only:
+            print("replay jumps in a million steps ...", flush=True)
+            results["replay"] = measures.replay_jumps(3 if args.quick else 9)
     finally:
         server.terminate()
         server.wait(timeout=30)

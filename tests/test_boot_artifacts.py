@@ -4,6 +4,8 @@ import gzip
 import hashlib
 import io
 import json
+import re
+import struct
 import zipfile
 from pathlib import Path
 
@@ -66,10 +68,29 @@ def test_manifest_describes_the_files(manifest):
     assert manifest["snapshot"]["failed"] == []
 
 
+def pyodide_constant(pattern: str, file: str) -> str:
+    found = re.search(pattern, (assets.PYODIDE_DIR / file).read_text(encoding="utf-8"))
+    assert found, f"{pattern} not found in the vendored {file}"
+    return found.group(1)
+
+
 def test_snapshot_header_is_pyodides():
-    head = (BOOT_DIR / "snapshot.bin").read_bytes()[:16]
-    magic, offset, length = (int.from_bytes(head[i:i + 4], "little") for i in (0, 4, 8))
-    assert magic and 16 <= length < offset
+    """The header Pyodide's makeSnapshot writes and restoreSnapshot checks: u32 magic,
+    u32 offset of the heap, u32 length of the JSON at byte 48, u32 0, the 256-bit
+    build id; then the heap, a whole number of 64 KiB wasm pages."""
+    data = (BOOT_DIR / "snapshot.bin").read_bytes()
+    magic, offset, length, reserved = struct.unpack_from("<4I", data)
+    build_id = "".join(f"{word:08x}" for word in struct.unpack_from("<8I", data, 16))
+    magic_name = pyodide_constant(r'if\(\w+\[0\]!==([\w$]+)\)throw new Error\("Snapshot has invalid magic',
+                                  "pyodide.asm.mjs")
+    assert magic == int(pyodide_constant(rf"[,\s]{re.escape(magic_name)}=(\d+)", "pyodide.asm.mjs"))
+    assert magic.to_bytes(4, "little") == b"\0snp"
+    assert reserved == 0
+    assert build_id == pyodide_constant(r'BUILD_ID:"([0-9a-f]{64})"', "pyodide.mjs")
+    state = json.loads(data[48:48 + length])
+    assert set(state) == {"hiwireKeys", "immortalKeys"}
+    assert offset == -(-(48 + 2 * length) // 16) * 16   # makeSnapshot's rounding
+    assert (len(data) - offset) % 65536 == 0 and len(data) > offset
 
 
 def test_stdlib_is_precompiled_and_deterministic(manifest):

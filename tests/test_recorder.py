@@ -5,7 +5,6 @@ import json
 import os
 import re
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -146,9 +145,7 @@ def loops(tmp_path):
 
 
 def test_infinite_loop_ends_at_step_cap(loops):
-    started = time.perf_counter()
     trace = record("t", "spin", "normal", roots=[loops], max_steps=5000)
-    assert time.perf_counter() - started < 10
     assert trace["status"] == "step_limit" and "5000 steps" in trace["message"]
     assert len(trace["steps"]) == 5000
     assert [s["line"] for s in trace["steps"][:5]] == [1, 2, 3, 2, 3]
@@ -156,13 +153,12 @@ def test_infinite_loop_ends_at_step_cap(loops):
 
 
 def test_single_line_loop_ends_at_event_cap(loops):
-    started = time.perf_counter()
     trace = record("t", "one_line", "normal", roots=[loops], max_steps=1000)
-    assert time.perf_counter() - started < 10
     assert trace["status"] == "step_limit" and "events inside one step" in trace["message"]
     assert len(trace["steps"]) <= 3
 
 
+# How soon the caps stop these loops is measured in bench/ (`bench/run.py --only caps`).
 # Code that catches the stop itself (the `swallow` fixture) is bounded by the
 # monitoring backend only; test_pyodide_parity.py checks it in Pyodide's 3.14.
 
@@ -287,6 +283,8 @@ def test_running_out_of_stack_is_the_programs_own_error(tmp_path, source):
     assert trace["status"] == "exception"
     assert trace["error"]["type"] == "RecursionError"
     assert trace["stdout"].startswith("Traceback (most recent call last):\n")
-    assert trace["stdout"].rstrip().endswith("RecursionError: maximum recursion depth exceeded")
+    # 3.11 adds " while calling a Python object" to the message
+    last = trace["stdout"].rstrip().splitlines()[-1]
+    assert last.startswith("RecursionError: maximum recursion depth exceeded"), last
     assert "runtime/" not in trace["stdout"] and "traceback.py" not in trace["stdout"]
     assert "[Previous line repeated" in trace["stdout"]

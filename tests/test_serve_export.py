@@ -28,20 +28,23 @@ def test_a_new_lesson_folder_is_served_without_code_changes(tmp_path):
     assert client.get("/lessons/s06").status_code == 404
 
 
-@pytest.mark.parametrize("toml,source,reason", [
+@pytest.mark.parametrize("toml,source,where,reason", [
     (TINY_TOML.replace('symbol = "double"', 'symbol = "triple"'), TINY_SOURCE,
-     "no top-level function 'triple'"),
+     "tiny/code.py: ", "no top-level function 'triple'"),
     (TINY_TOML.replace('presets = ["small", "large"]', 'presets = ["huge"]'), TINY_SOURCE,
-     "unknown preset 'huge'"),
-    (TINY_TOML.replace("to = 3", "to = 9"), TINY_SOURCE, "outside block double"),
-    (TINY_TOML.replace('"tiny/code.py"]', '"tiny/gone.py"]'), TINY_SOURCE, "'tiny/gone.py' not found"),
-    (TINY_TOML.replace('setup = "tiny/setup.py"', 'setup = "../secret.py"'), TINY_SOURCE, "without '..'"),
+     "tiny/lesson.toml (block double): ", "unknown preset 'huge'"),
+    (TINY_TOML.replace("to = 3", "to = 9"), TINY_SOURCE,
+     "tiny/lesson.toml (stage double): ", "outside block double"),
+    (TINY_TOML.replace('"tiny/code.py"]', '"tiny/gone.py"]'), TINY_SOURCE,
+     "tiny/lesson.toml [modules]: ", "'tiny/gone.py' not found"),
+    (TINY_TOML.replace('setup = "tiny/setup.py"', 'setup = "../secret.py"'), TINY_SOURCE,
+     "tiny/lesson.toml [setup]: ", "without '..'"),
 ])
-def test_broken_lessons_stop_the_server_with_file_and_reason(tmp_path, toml, source, reason):
+def test_broken_lessons_stop_the_server_with_file_and_reason(tmp_path, toml, source, where, reason):
     root = make_lesson(tmp_path, toml, source)
     result = run_cli("serve", "--port", "9", "--lessons", str(root))
-    assert result.returncode != 0
-    assert "tiny/lesson.toml" in result.stderr or "tiny" in result.stderr
+    assert result.returncode == 2
+    assert result.stderr.startswith("loopstep: ") and where in result.stderr, result.stderr
     assert reason in result.stderr, result.stderr
 
 

@@ -1,8 +1,14 @@
-"""In-process tests of the HTTP surface: pages, lesson data, static files, errors, headers."""
+"""Tests of the HTTP surface: pages, lesson data, static files, errors, headers.
+
+Most go through the in-process test client; path traversal goes to a real server
+with raw request targets, since the test client normalises `/../` away."""
+import http.client
 import re
+import threading
 from html.parser import HTMLParser
 
 import pytest
+import uvicorn
 from fastapi.testclient import TestClient
 
 import server
@@ -144,16 +150,65 @@ def test_no_endpoint_accepts_a_body(client):
         assert set(ops) <= {"get", "head"}, path
 
 
-@pytest.mark.parametrize("url", [
-    "/static/../server.py", "/static/%2e%2e/server.py", "/static/..%2fserver.py",
-    "/vendor/%2e%2e/%2e%2e/server.py", "/static//etc/passwd", "/static/%2fetc%2fpasswd",
-    "/py/lessons/../../server.py", "/py/lessons/%2e%2e/server.py", "/py/runtime/../server.py",
-    "/static/css%00.css", "/vendor/pyodide-314.0.8/pyodide.asm.wasm.br",
-])
-def test_traversal_never_escapes(client, url):
-    r = client.get(url)
-    assert r.status_code == 404
-    assert b"create_app" not in r.content and b"root:" not in r.content
+@pytest.fixture(scope="module")
+def live_url():
+    """The app behind a real HTTP server, so that raw request paths reach it unchanged."""
+    config = uvicorn.Config(server.create_app(), host="127.0.0.1", port=0, log_level="warning")
+    live = uvicorn.Server(config)
+    thread = threading.Thread(target=live.run, daemon=True)
+    thread.start()
+    ready = threading.Event()
+    while not live.started and thread.is_alive():
+        ready.wait(0.02)  # waiting for the server thread to bind its socket
+    assert live.started, "the test server did not start"
+    host, port = live.servers[0].sockets[0].getsockname()[:2]
+    yield host, port
+    live.should_exit = True
+    thread.join(10)
+
+
+def raw_get(live_url, target: str) -> tuple[int, dict, bytes]:
+    """GET `target` sent byte for byte: no client-side normalisation of '..' or '%2e'."""
+    conn = http.client.HTTPConnection(*live_url, timeout=10)
+    try:
+        conn.putrequest("GET", target, skip_accept_encoding=True)
+        conn.endheaders()
+        response = conn.getresponse()
+        return response.status, dict(response.getheaders()), response.read()
+    finally:
+        conn.close()
+
+
+TRAVERSALS = [
+    "/static/../server.py", "/static/%2e%2e/server.py", "/static/%2E%2E/server.py",
+    "/static/..%2fserver.py", "/static/..%2Fserver.py", "/static/.%2e/server.py",
+    "/static/..\\server.py", "/static/..%5cserver.py", "/static/%5c..%5cserver.py",
+    "/static/js/../../../server.py", "/static/js/..%2f..%2f..%2fserver.py",
+    "/vendor/../server.py", "/vendor/%2e%2e/%2e%2e/server.py", "/vendor/..%2f..%2fpyproject.toml",
+    "/static//etc/passwd", "/static/%2fetc%2fpasswd", "/static/%2f%2fetc/passwd",
+    "/py/lessons/../../server.py", "/py/lessons/%2e%2e/server.py",
+    "/py/lessons/s06/%2e%2e/%2e%2e/server.py", "/py/lessons/s06/..%5c..%5cserver.py",
+    "/py/runtime/../server.py", "/py/runtime/%2e%2e%2fserver.py", "/py/runtime/..%5crecorder.py",
+    "/static/css%00.css", "/static/js/page.js%00.png",
+    "/vendor/pyodide-314.0.8/pyodide.asm.wasm.br",
+]
+
+
+@pytest.mark.parametrize("target", TRAVERSALS)
+def test_traversal_never_escapes(live_url, target):
+    status, headers, body = raw_get(live_url, target)
+    assert status in (400, 404), (status, body[:200])
+    assert b"create_app" not in body and b"root:" not in body and b"[build-system]" not in body
+    if status == 404:
+        assert headers["content-type"] == "application/json" and b'"detail"' in body
+
+
+def test_the_raw_client_reaches_files(live_url):
+    """The traversal cases above would pass against a server that answers nothing."""
+    status, headers, body = raw_get(live_url, "/static/js/page.js")
+    assert status == 200 and b"import" in body
+    status, _, body = raw_get(live_url, "/py/runtime/recorder.py")
+    assert status == 200 and b"def record" in body
 
 
 def test_security_headers_on_every_response(client):

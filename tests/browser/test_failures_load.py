@@ -11,7 +11,6 @@ export. Routing a request also keeps Chromium's HTTP cache out of the way.
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -88,10 +87,9 @@ def expect_runtime_failed(page, message, timeout_ms):
 def test_a_wasm_that_cannot_load_fails_fast_with_a_visible_error(fresh_page, load_server,
                                                                   handler, message):
     fresh_page.route(WASM, handler)
-    started = time.monotonic()
     fresh_page.goto(load_server.url + "/lessons/robust")
+    # The message names the cause; the boot timeout's would name BOOT_TIMEOUT_S instead.
     expect_runtime_failed(fresh_page, message, FAST_MS)
-    assert time.monotonic() - started < BOOT_TIMEOUT_S, "reported by the boot timeout, not detected"
 
 
 @pytest.mark.allow_console_errors

@@ -77,15 +77,16 @@ test("checkpoints give the same locals as a full fold, anywhere in a long trace"
   }
 });
 
-test("a jump into a million-step trace stays fast", () => {
+// How fast such jumps are is measured in bench/ (bench/replay_jump.mjs).
+test("a jump into a million-step trace gives that step's locals", () => {
   const steps = new Array(1_000_000);
   for (let i = 0; i < steps.length; i++) {
     steps[i] = { event: "line", line: 2, fn: "g", frame: 1 + (i % 3), depth: 1, stack: 0, out: 0, set: { i: String(i) } };
   }
   const r = replay(fromSteps(steps, { stacks: [[]], stdout: "" }));
-  const started = performance.now();
-  for (let k = 0; k < 200; k++) r.locals(Math.floor((k * 7919 * 127) % steps.length));
-  const perJump = (performance.now() - started) / 200;
-  assert.ok(perJump < 5, `${perJump.toFixed(3)} ms per jump`);
+  for (let k = 0; k < 200; k++) {
+    const at = Math.floor((k * 7919 * 127) % steps.length);
+    assert.deepEqual([...r.locals(at)], [["i", String(at)]], `step ${at}`);
+  }
   assert.equal(r.locals(999_999).get("i"), "999999");
 });
