@@ -10,7 +10,8 @@ import { replay } from "./replay.js";
 import * as view from "./block-view.js";
 
 const STEP_COMMANDS = ["continue", "step-over", "step-into", "step-out", "step-back"];
-const COMMANDS = ["debug", "run", ...STEP_COMMANDS, "reset"];
+const CALL_COMMANDS = ["prev-call", "next-call"]; // shown for runs with model calls
+const COMMANDS = ["debug", "run", ...STEP_COMMANDS, "reset", ...CALL_COMMANDS];
 const RESTING = ["paused", "finished", "error"]; // a run is shown and the cursor rests
 export const MAX_STEPS = 1_000_000; // unless the page config sets runtime.maxSteps
 
@@ -85,6 +86,10 @@ export class Block {
       return !runtimeFailed
         && (this.state === "error" || (this.trace !== null && RESTING.includes(this.state)));
     }
+    if (CALL_COMMANDS.includes(name)) {
+      return RESTING.includes(this.state) && this.index !== null
+        && (this.agent?.target(name, this.index) ?? null) !== null;
+    }
     if (!STEP_COMMANDS.includes(name) || !this.trace || this.index === null) return false;
     const resting = this.state === "paused"
       || (name === "step-back" && this.index === END && RESTING.includes(this.state));
@@ -96,6 +101,10 @@ export class Block {
     if (!this.allows(name)) return false;
     if (name === "reset") return this.reset();
     if (name === "debug" || name === "run") return this.start(name);
+    if (CALL_COMMANDS.includes(name)) {
+      this.moveTo(this.agent.target(name, this.index));
+      return true;
+    }
     this.moveTo(nextIndex(this.trace, this.index, name, this.breakpoints));
     return true;
   }
@@ -137,6 +146,23 @@ export class Block {
     this.replay = trace ? replay(trace) : null;
     this.hits = trace ? hitIndices(trace, this.breakpoints) : [];
     this.failure = null;
+    this.attachAgent(trace);
+  }
+
+  /** The agent views (conversation-view.js, loaded on first use) of a run with model calls. */
+  attachAgent(trace) {
+    if (this.agent && this.agent.trace !== trace) {
+      this.agent.detach();
+      this.agent = null;
+    }
+    if (!trace?.agent?.calls?.length || this.agent) return;
+    import("./conversation-view.js").then(({ AgentView }) => {
+      if (this.trace !== trace || this.agent) return;
+      this.agent = new AgentView(this.root, trace, this.messages, (step) => {
+        if (RESTING.includes(this.state)) this.moveTo(step);
+      });
+      this.render();
+    });
   }
 
   /** Put the cursor at `index` (END: the program ended). */
@@ -308,7 +334,9 @@ export class Block {
   render() {
     const root = this.root;
     root.dataset.state = this.state;
-    root.querySelector(SEL.status).textContent = this.statusText();
+    if (this.agent && this.agent.trace !== this.trace) this.attachAgent(this.trace);
+    const callStatus = this.state === "paused" ? this.agent?.statusSuffix(this.index) : "";
+    root.querySelector(SEL.status).textContent = this.statusText() + (callStatus ?? "");
     view.renderButtons(root, this.enabledActions());
     view.renderBreakpoints(root, this.breakpoints);
     const setup = root.querySelector(SEL.setupCode);
@@ -339,5 +367,6 @@ export class Block {
     view.renderTimeline(root, {
       total: shown ? this.trace.count : 0, index: shown ? at : 0, hits: shown ? this.hits : [],
     }, this.messages);
+    this.agent?.render(shown ? at : null);
   }
 }

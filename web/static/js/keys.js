@@ -5,6 +5,8 @@ export const KEYMAP = Object.freeze([
   { key: "F10", shift: false, command: "step-over" },
   { key: "F11", shift: false, command: "step-into" },
   { key: "F11", shift: true, command: "step-out" },
+  { key: "[", shift: false, command: "prev-call" },  // runs with model calls
+  { key: "]", shift: false, command: "next-call" },
 ]);
 
 /** The command for a keydown event, or null. Pure. */
@@ -14,11 +16,16 @@ export function commandFor(event) {
   return hit ? hit.command : null;
 }
 
+/** Whether `target` takes typed text (a printable key there is not a command). */
+function typing(target) {
+  return Boolean(target?.closest?.("input, textarea, select, [contenteditable]:not([contenteditable=false])"));
+}
+
 /** Listen on `target`; `activeBlock()` returns the block to act on (or null). */
 export function installKeys(target, activeBlock) {
   target.addEventListener("keydown", (event) => {
     const command = commandFor(event);
-    if (!command) return;
+    if (!command || (event.key.length === 1 && typing(event.target))) return;
     const block = activeBlock();
     if (!block) return;
     event.preventDefault();

@@ -1,0 +1,66 @@
+// The conversation model (web/static/js/conversation.js) on packed "agent" data.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Calls, parts, inputText } from "../../web/static/js/conversation.js";
+
+// Two conversations: the parent (0) calls at steps 2 and 20; a subagent (1, depth 1)
+// calls at 6 and 12 while the parent's tool runs. As runtime/agent_wire.py packs it.
+const AGENT = {
+  conversations: [[0, null], [1, 0]],
+  messages: [
+    ["user", "task"],
+    ["assistant", [["tool_use", "t1", "task", { prompt: "sub" }]]],
+    ["user", "sub"],
+    ["assistant", [["tool_use", "s1", "read_file", { path: "a.txt" }]]],
+    ["user", [["tool_result", "s1", "A", false]]],
+    ["assistant", ["done"]],
+    ["user", [["tool_result", "t1", ["x", "done"], true]]],
+    ["assistant", ["<b>end</b>"]],
+  ],
+  calls: [
+    [0, 2, 3, 0, [0], "tool_use", 1, null],
+    [1, 6, 7, 0, [2], "tool_use", 3, null],
+    [1, 12, 13, 1, [3, 4], "end_turn", 5, null],
+    [0, 20, 21, 1, [1, 6], "end_turn", 7, null],
+  ],
+  tools: [[4, 18, "task", "t1", { prompt: "sub" }, "done", 0], [8, 10, "read_file", "s1", { path: "a.txt" }, "A", 0]],
+};
+
+test("the call at a cursor, its messages and what is new", () => {
+  const calls = new Calls(AGENT);
+  assert.equal(calls.view(1), null);
+  let v = calls.view(2);
+  assert.deepEqual([v.number, v.total, v.depth, v.levels], [1, 4, 0, [0]]);
+  assert.deepEqual(v.messages.map((m) => [m.id, m.author, m.isNew]), [[0, "user", true]]);
+  assert.equal(v.response, null);                       // not returned yet at its own step
+  assert.deepEqual(calls.view(3).response, { stop: "tool_use", id: 1 });
+  v = calls.view(12);
+  assert.deepEqual(v.levels, [0, 1]);
+  assert.deepEqual(v.messages.map((m) => [m.id, m.isNew]), [[2, false], [3, true], [4, true]]);
+  v = calls.view(-1);                                   // END: the last call, returned
+  assert.deepEqual(v.messages.map((m) => [m.id, m.isNew]), [[0, false], [1, true], [6, true]]);
+  assert.deepEqual(v.response, { stop: "end_turn", id: 7 });
+});
+
+test("previous and next model call", () => {
+  const calls = new Calls(AGENT);
+  assert.equal(calls.target("next", 0), 2);
+  assert.equal(calls.target("next", 2), 6);
+  assert.equal(calls.target("next", 7), 12);
+  assert.equal(calls.target("next", 20), null);
+  assert.equal(calls.target("prev", 2), null);
+  assert.equal(calls.target("prev", 6), 2);
+  assert.equal(calls.target("prev", 7), 6);
+  assert.equal(calls.target("prev", -1), 20);
+  assert.equal(calls.target("next", -1), null);
+});
+
+test("parts, pairing data and marks", () => {
+  const calls = new Calls(AGENT);
+  assert.deepEqual(calls.messageParts(1), [{ kind: "tool_use", id: "t1", name: "task", input: { prompt: "sub" } }]);
+  assert.deepEqual(calls.messageParts(6), [{ kind: "tool_result", id: "t1", text: "x\ndone", error: true }]);
+  assert.deepEqual(parts("<b>x</b>"), [{ kind: "text", text: "<b>x</b>" }]);
+  assert.equal(inputText({ path: "a" }), '{\n  "path": "a"\n}');
+  assert.deepEqual(calls.marks().map((m) => [m.kind, m.step]),
+    [["model", 2], ["model", 6], ["model", 12], ["model", 20], ["tool", 4], ["tool", 8]]);
+});

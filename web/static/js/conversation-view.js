@@ -1,0 +1,248 @@
+// The agent views of a block whose run made model calls: the conversation panel,
+// the model and tool marks on the timeline, the previous / next model call buttons
+// and the "model call K of N" status (shared/contract.md, "Agent views").
+// Loaded only when such a trace arrives. Data reaches the DOM through textContent.
+
+import { Calls, inputText } from "./conversation.js";
+
+const FOLD_AT = 12;   // longer histories show the first message and the last FOLD_KEEP
+const FOLD_KEEP = 6;
+export const CALL_COMMANDS = Object.freeze(["prev-call", "next-call"]);
+export const CALL_KEYS = Object.freeze({ "prev-call": "[", "next-call": "]" });
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function loadStyle() {
+  const href = new URL("../css/conversation.css", import.meta.url).href;
+  if ([...document.styleSheets].some((s) => s.href === href)
+    || document.querySelector(`link[data-loopstep-style="conversation"]`)) return;
+  const link = el("link");
+  link.rel = "stylesheet";
+  link.href = href;
+  link.dataset.loopstepStyle = "conversation";
+  document.head.append(link);
+}
+
+export class AgentView {
+  /** `go(step)` moves the block's cursor to a step. */
+  constructor(root, trace, messages, go) {
+    this.root = root;
+    this.trace = trace;
+    this.messages = messages;
+    this.calls = new Calls(trace.agent);
+    this.nodes = new Map(); // pool message id → its element
+    this.unfolded = new Set(); // conversations the reader unfolded
+    this.toolNames = this.pairTools();
+    this.shown = null;
+    loadStyle();
+    this.buildButtons();
+    this.buildMarks(go);
+    this.buildPanel();
+  }
+
+  /** The step of the previous / next model call (`prev-call`, `next-call`), or null. */
+  target(command, index) {
+    return this.calls.target(command === "prev-call" ? "prev" : "next", index);
+  }
+
+  /** " · model call K of N" while a cursor is shown after the first call, else "". */
+  statusSuffix(index) {
+    if (index === null || index === undefined) return "";
+    const k = this.calls.at(index);
+    if (k < 0) return "";
+    return this.messages.format("status_model_call", { k: k + 1, n: this.calls.count });
+  }
+
+  detach() {
+    for (const node of [this.pane, this.marks, ...this.buttons]) node.remove();
+  }
+
+  // ---- building once per trace -----------------------------------------------
+
+  pairTools() {
+    const names = new Map();
+    for (const [, content] of this.calls.pool) {
+      if (typeof content === "string") continue;
+      for (const p of content) if (Array.isArray(p) && p[0] === "tool_use") names.set(p[1], p[2]);
+    }
+    return names;
+  }
+
+  buildButtons() {
+    const m = this.messages;
+    const after = this.root.querySelector('button[data-action="step-back"]');
+    this.buttons = CALL_COMMANDS.map((command) => {
+      const button = el("button", "call-button", m.get(command));
+      button.type = "button";
+      button.dataset.action = command;
+      button.disabled = true;
+      button.title = m.format("call_key", { key: CALL_KEYS[command] });
+      button.setAttribute("aria-keyshortcuts", CALL_KEYS[command]);
+      return button;
+    });
+    after.after(...this.buttons);
+  }
+
+  buildMarks(go) {
+    const m = this.messages;
+    const max = Math.max(1, this.trace.count - 1);
+    this.marks = el("div", "marks");
+    this.marks.dataset.role = "timeline-marks";
+    this.marks.setAttribute("role", "group");
+    this.marks.setAttribute("aria-label", m.get("marks_label"));
+    this.markAt = new Map();
+    const nodes = this.calls.marks().map((mark) => {
+      const node = el("button", `mark mark-${mark.kind}`);
+      node.type = "button";
+      node.tabIndex = -1;
+      node.dataset.mark = mark.kind;
+      node.dataset.step = String(mark.step);
+      node.style.left = `${(Math.min(mark.step, max) / max) * 100}%`;
+      const label = mark.kind === "model"
+        ? m.format("mark_model", { n: mark.number }) : m.format("mark_tool", { name: mark.name });
+      node.setAttribute("aria-label", label);
+      node.title = label;
+      if (mark.kind === "tool") node.dataset.tool = mark.name;
+      else this.markAt.set(mark.number - 1, node);
+      return node;
+    });
+    this.marks.append(...nodes);
+    this.marks.addEventListener("click", (event) => {
+      const mark = event.target.closest("[data-mark]");
+      if (mark) go(Number(mark.dataset.step));
+    });
+    this.root.querySelector('input[data-role="timeline"]').after(this.marks);
+  }
+
+  buildPanel() {
+    this.pane = el("section", "pane conversation-pane");
+    this.pane.append(el("h3", null, this.messages.get("conversation")));
+    this.panel = el("div", "conversation");
+    this.panel.dataset.role = "conversation";
+    this.panel.hidden = true;
+    this.crumbs = el("ol", "crumbs");
+    this.crumbs.dataset.role = "breadcrumb";
+    this.crumbs.setAttribute("aria-label", this.messages.get("conversation_levels"));
+    this.head = el("p", "call-head");
+    this.unfold = el("button", "unfold");
+    this.unfold.type = "button";
+    this.unfold.dataset.role = "unfold";
+    this.unfold.addEventListener("click", () => {
+      if (this.shown) this.unfolded.add(this.shown.conversation);
+      this.draw(this.index);
+    });
+    this.list = el("ol", "messages");
+    this.tail = el("div", "response-slot");
+    this.panel.append(this.crumbs, this.head, this.unfold, this.list, this.tail);
+    this.pane.append(this.panel);
+    this.root.querySelector(".panes").append(this.pane);
+  }
+
+  // ---- per cursor move -----------------------------------------------------------
+
+  /** Show the cursor `index` (a step, END, or null when no run is shown). */
+  render(index) {
+    if (index === this.index) return;
+    this.index = index;
+    this.draw(index);
+  }
+
+  draw(index) {
+    const view = index === null ? null : this.calls.view(index);
+    const current = view ? this.markAt.get(view.number - 1) : null;
+    if (this.current !== current) {
+      this.current?.removeAttribute("aria-current");
+      current?.setAttribute("aria-current", "true");
+      this.current = current;
+    }
+    this.shown = view;
+    if (!view) {
+      this.panel.hidden = true;
+      return;
+    }
+    const m = this.messages;
+    this.panel.hidden = false;
+    this.panel.dataset.depth = String(view.depth);
+    this.crumbs.replaceChildren(...view.levels.map((depth, i) => {
+      const li = el("li", null, depth === 0 ? m.get("level_main")
+        : m.format("level_sub", { depth }));
+      if (i === view.levels.length - 1) li.setAttribute("aria-current", "true");
+      return li;
+    }));
+    this.head.textContent = m.format("call_head", { k: view.number, n: view.total,
+      count: view.messages.length });
+    const fold = view.messages.length > FOLD_AT && !this.unfolded.has(view.conversation);
+    const hiddenCount = fold ? view.messages.length - FOLD_KEEP - 1 : 0;
+    this.unfold.hidden = !fold;
+    this.unfold.textContent = m.format("unfold", { n: hiddenCount });
+    const used = new Set();
+    this.list.replaceChildren(...view.messages.map((message, i) => {
+      let node = this.nodes.get(message.id);
+      if (!node) {
+        node = this.messageNode(message.id, message.author);
+        this.nodes.set(message.id, node);
+      }
+      if (used.has(node)) node = node.cloneNode(true);
+      used.add(node);
+      node.dataset.message = String(i);
+      if (message.isNew) node.dataset.new = "true";
+      else delete node.dataset.new;
+      node.hidden = fold && i > 0 && i < view.messages.length - FOLD_KEEP;
+      return node;
+    }));
+    this.tail.replaceChildren(this.responseNode(view));
+  }
+
+  messageNode(id, author) {
+    const m = this.messages;
+    const node = el("li", "message");
+    node.dataset.author = author;
+    const head = el("p", "message-head");
+    head.append(el("span", "author", m.get(`author_${author}`)), el("span", "new-badge", m.get("new_message")));
+    node.append(head, ...this.calls.messageParts(id).map((p) => this.partNode(p)));
+    return node;
+  }
+
+  partNode(p) {
+    const m = this.messages;
+    const node = el("div", `part part-${p.kind}`);
+    node.dataset.part = "";
+    node.dataset.kind = p.kind;
+    if (p.kind === "text") {
+      node.append(el("p", "part-text", p.text));
+    } else if (p.kind === "tool_use") {
+      node.dataset.tool = p.name;
+      node.dataset.toolId = p.id;
+      node.append(el("p", "part-head", m.format("tool_use_head", { name: p.name, id: p.id })),
+        el("pre", "part-input", inputText(p.input)));
+    } else {
+      node.dataset.toolId = p.id;
+      if (p.error) node.dataset.error = "true";
+      const name = this.toolNames.get(p.id) ?? "?";
+      const head = m.format(p.error ? "tool_error_head" : "tool_result_head", { name, id: p.id });
+      node.append(el("p", "part-head", head), el("pre", "part-result", p.text));
+    }
+    return node;
+  }
+
+  responseNode(view) {
+    const m = this.messages;
+    if (view.error) {
+      const node = el("p", "call-error", m.format("call_error", view.error));
+      node.dataset.role = "call-error";
+      return node;
+    }
+    if (!view.response) return el("p", "waiting", m.get("waiting_response"));
+    const node = el("div", "response");
+    node.dataset.role = "response";
+    node.dataset.stopReason = view.response.stop ?? "";
+    node.append(el("p", "message-head", m.format("response_head", { reason: view.response.stop ?? "?" })),
+      ...this.calls.messageParts(view.response.id).map((p) => this.partNode(p)));
+    return node;
+  }
+}

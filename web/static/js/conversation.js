@@ -1,0 +1,140 @@
+// The model and tool calls of a trace (its packed "agent" part, docs/design.md
+// "Agent calls") as a pure model: which call is at a cursor, what that call was
+// sent, its response, the conversation levels, and the timeline marks. No DOM.
+
+const END = -1; // stepping.js: the program ran to its end
+
+/** One content part for display: {kind: "text"|"tool_use"|"tool_result", …}. */
+export function part(raw) {
+  if (typeof raw === "string") return { kind: "text", text: raw };
+  const [kind, a, b, c] = raw;
+  if (kind === "tool_use") return { kind, id: a, name: b, input: c };
+  if (kind === "tool_result") return { kind, id: a, text: contentText(b), error: Boolean(c) };
+  return { kind: "text", text: `[${a}] ${b}` };
+}
+
+/** The parts of a message's (or a tool result's) content. */
+export function parts(content) {
+  return typeof content === "string" ? [part(content)] : content.map(part);
+}
+
+/** A tool result's content as one text. */
+export function contentText(content) {
+  if (typeof content === "string") return content;
+  return content.map((p) => {
+    const shown = part(p);
+    return shown.kind === "tool_use" ? `${shown.name} ${inputText(shown.input)}` : shown.text;
+  }).join("\n");
+}
+
+/** A tool's input, pretty: JSON with two-space indents (texts kept as they are). */
+export function inputText(input) {
+  return JSON.stringify(input, null, 2) ?? "null";
+}
+
+export class Calls {
+  constructor(agent) {
+    this.pool = agent.messages;
+    this.conversations = agent.conversations.map(([depth, parent]) => ({ depth, parent }));
+    const last = new Map(); // conversation → its latest call so far
+    this.calls = agent.calls.map(([conversation, step, ret, shared, fresh, stop, response, error], k) => {
+      const previous = last.get(conversation) ?? -1;
+      last.set(conversation, k);
+      return { conversation, step, ret, shared, fresh, stop, response, error, previous };
+    });
+    this.tools = agent.tools.map(([step, ret, name, id, input, result, error]) => ({
+      step, ret, name, id, input, result, error: Boolean(error),
+    }));
+    this.steps = Int32Array.from(this.calls, (c) => c.step);
+    this.memo = { k: -1, ids: null };
+  }
+
+  get count() {
+    return this.calls.length;
+  }
+
+  /** The pool indices of the messages call `k` was sent, in order. */
+  ids(k) {
+    if (this.memo.k === k) return this.memo.ids;
+    const chain = [];
+    for (let j = k; j >= 0; j = this.calls[j].previous) {
+      chain.push(j);
+      if (this.calls[j].shared === 0) break;
+    }
+    const ids = [];
+    for (let c = chain.length - 1; c >= 0; c--) {
+      const call = this.calls[chain[c]];
+      ids.length = Math.min(ids.length, call.shared);
+      for (const id of call.fresh) ids.push(id);
+    }
+    this.memo = { k, ids };
+    return ids;
+  }
+
+  /** The last call whose step is at or before `index` (END: after all), or -1. */
+  at(index) {
+    if (index === END) return this.count - 1;
+    let lo = 0;
+    let hi = this.count; // first call with step > index
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.steps[mid] <= index) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo - 1;
+  }
+
+  /** The step of the previous / next model call from cursor `index`, or null. */
+  target(direction, index) {
+    if (!this.count || index === null || index === undefined) return null;
+    if (direction === "next") {
+      if (index === END) return null;
+      const k = this.at(index) + 1;
+      return k < this.count ? this.steps[k] : null;
+    }
+    const k = index === END ? this.count - 1 : this.at(index - 1);
+    return k >= 0 ? this.steps[k] : null;
+  }
+
+  /** Conversation indices from the outermost to `conversation`. */
+  levels(conversation) {
+    const chain = [];
+    for (let c = conversation; c !== null && c !== undefined; c = this.conversations[c].parent) {
+      chain.push(c);
+    }
+    return chain.reverse();
+  }
+
+  /** What the panel shows at cursor `index`, or null before the first call. */
+  view(index) {
+    const k = this.at(index);
+    if (k < 0) return null;
+    const call = this.calls[k];
+    const ids = this.ids(k);
+    const firstNew = ids.length - call.fresh.length;
+    const returned = call.ret !== null && (index === END || index >= call.ret);
+    return {
+      number: k + 1,
+      total: this.count,
+      conversation: call.conversation,
+      depth: this.conversations[call.conversation].depth,
+      levels: this.levels(call.conversation).map((c) => this.conversations[c].depth),
+      messages: ids.map((id, i) => ({ id, author: this.pool[id][0], isNew: i >= firstNew })),
+      response: returned && call.response !== null
+        ? { stop: call.stop, id: call.response } : null,
+      error: returned ? call.error : null,
+    };
+  }
+
+  /** The parts of pool message `id`. */
+  messageParts(id) {
+    return parts(this.pool[id][1]);
+  }
+
+  /** Timeline marks: {kind: "model"|"tool", step, number, name}. */
+  marks() {
+    const model = this.calls.map((c, k) => ({ kind: "model", step: c.step, number: k + 1 }));
+    const tool = this.tools.map((t, k) => ({ kind: "tool", step: t.step, number: k + 1, name: t.name }));
+    return model.concat(tool);
+  }
+}
