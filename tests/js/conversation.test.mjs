@@ -64,3 +64,23 @@ test("parts, pairing data and marks", () => {
   assert.deepEqual(calls.marks().map((m) => [m.kind, m.step]),
     [["model", 2], ["model", 6], ["model", 12], ["model", 20], ["tool", 4], ["tool", 8]]);
 });
+
+test("calls that share a step are reached one by one", () => {
+  // a subagent run by code that is not displayed: both its calls happen during step 11
+  const calls = new Calls({
+    conversations: [[0, null], [1, 0]],
+    messages: [["user", "q"], ["user", "sub"], ["assistant", ["a"]], ["user", "more"]],
+    calls: [[0, 2, 3, 0, [0], "tool_use", 2, null], [1, 11, 12, 0, [1], "tool_use", 2, null],
+      [1, 11, 12, 1, [2, 3], "end_turn", 2, null], [0, 16, 17, 1, [3], "end_turn", 2, null]],
+    tools: [],
+  });
+  assert.equal(calls.view(11).number, 3);               // the cursor alone: the last call there
+  assert.equal(calls.hop("next", 2), 1);
+  assert.equal(calls.view(11, 1).number, 2);            // pinned: the first call of the step
+  assert.equal(calls.view(11, 1).messages.length, 1);
+  assert.equal(calls.hop("next", 11, 1), 2);
+  assert.equal(calls.hop("next", 11, 2), 3);
+  assert.equal(calls.hop("prev", 11, 2), 1);
+  assert.equal(calls.hop("prev", 11, 1), 0);
+  assert.equal(calls.view(12, 1).number, 3);            // a pin holds only on its own step
+});

@@ -102,7 +102,7 @@ export class Block {
     if (name === "reset") return this.reset();
     if (name === "debug" || name === "run") return this.start(name);
     if (CALL_COMMANDS.includes(name)) {
-      this.moveTo(this.agent.target(name, this.index));
+      this.moveTo(this.agent.hop(name, this.index));
       return true;
     }
     this.moveTo(nextIndex(this.trace, this.index, name, this.breakpoints));

@@ -47,13 +47,22 @@ export class AgentView {
 
   /** The step of the previous / next model call (`prev-call`, `next-call`), or null. */
   target(command, index) {
-    return this.calls.target(command === "prev-call" ? "prev" : "next", index);
+    return this.calls.target(command === "prev-call" ? "prev" : "next", index, this.pinned);
+  }
+
+  /** Go to the previous / next model call: pin it (its step may hold several), return its step. */
+  hop(command, index) {
+    const k = this.calls.hop(command === "prev-call" ? "prev" : "next", index, this.pinned);
+    if (k < 0) return null;
+    this.pinned = k;
+    this.index = undefined; // redraw even when the step stays the same
+    return this.calls.steps[k];
   }
 
   /** " · model call K of N" while a cursor is shown after the first call, else "". */
   statusSuffix(index) {
     if (index === null || index === undefined) return "";
-    const k = this.calls.at(index);
+    const k = this.calls.shownAt(index, this.pinned);
     if (k < 0) return "";
     return this.messages.format("status_model_call", { k: k + 1, n: this.calls.count });
   }
@@ -96,12 +105,14 @@ export class AgentView {
     this.marks.setAttribute("role", "group");
     this.marks.setAttribute("aria-label", m.get("marks_label"));
     this.markAt = new Map();
+    this.pinned = null;
     const nodes = this.calls.marks().map((mark) => {
       const node = el("button", `mark mark-${mark.kind}`);
       node.type = "button";
       node.tabIndex = -1;
       node.dataset.mark = mark.kind;
       node.dataset.step = String(mark.step);
+      if (mark.kind === "model") node.dataset.call = String(mark.number - 1);
       node.style.left = `${(Math.min(mark.step, max) / max) * 100}%`;
       const label = mark.kind === "model"
         ? m.format("mark_model", { n: mark.number }) : m.format("mark_tool", { name: mark.name });
@@ -114,7 +125,12 @@ export class AgentView {
     this.marks.append(...nodes);
     this.marks.addEventListener("click", (event) => {
       const mark = event.target.closest("[data-mark]");
-      if (mark) go(Number(mark.dataset.step));
+      if (!mark) return;
+      if (mark.dataset.call !== undefined) {
+        this.pinned = Number(mark.dataset.call);
+        this.index = undefined;
+      }
+      go(Number(mark.dataset.step));
     });
     this.root.querySelector('input[data-role="timeline"]').after(this.marks);
   }
@@ -153,7 +169,10 @@ export class AgentView {
   }
 
   draw(index) {
-    const view = index === null ? null : this.calls.view(index);
+    if (this.pinned !== null && (index === null || this.calls.steps[this.pinned] !== index)) {
+      this.pinned = null;
+    }
+    const view = index === null ? null : this.calls.view(index, this.pinned);
     const current = view ? this.markAt.get(view.number - 1) : null;
     if (this.current !== current) {
       this.current?.removeAttribute("aria-current");

@@ -84,15 +84,34 @@ export class Calls {
     return lo - 1;
   }
 
-  /** The step of the previous / next model call from cursor `index`, or null. */
-  target(direction, index) {
-    if (!this.count || index === null || index === undefined) return null;
-    if (direction === "next") {
-      if (index === END) return null;
-      const k = this.at(index) + 1;
-      return k < this.count ? this.steps[k] : null;
+  /**
+   * The call shown at cursor `index`: `pinned` when it is a call of that very step
+   * (several calls can share a step when no displayed code runs between them), else
+   * the last call at or before the cursor (-1: none yet).
+   */
+  shownAt(index, pinned = null) {
+    if (pinned !== null && pinned >= 0 && pinned < this.count && this.steps[pinned] === index) {
+      return pinned;
     }
-    const k = index === END ? this.count - 1 : this.at(index - 1);
+    return this.at(index);
+  }
+
+  /** The previous / next model call from the call shown at `index`: its number k, or -1. */
+  hop(direction, index, pinned = null) {
+    if (!this.count || index === null || index === undefined) return -1;
+    const k = this.shownAt(index, pinned);
+    if (direction === "next") {
+      if (index === END) return -1;
+      return k + 1 < this.count ? k + 1 : -1;
+    }
+    if (index === END) return this.count - 1;
+    if (k >= 0 && this.steps[k] < index) return k;   // the cursor is past the shown call
+    return k - 1;
+  }
+
+  /** The step of the previous / next model call from cursor `index`, or null. */
+  target(direction, index, pinned = null) {
+    const k = this.hop(direction, index, pinned);
     return k >= 0 ? this.steps[k] : null;
   }
 
@@ -106,8 +125,8 @@ export class Calls {
   }
 
   /** What the panel shows at cursor `index`, or null before the first call. */
-  view(index) {
-    const k = this.at(index);
+  view(index, pinned = null) {
+    const k = this.shownAt(index, pinned);
     if (k < 0) return null;
     const call = this.calls[k];
     const ids = this.ids(k);
