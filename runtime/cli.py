@@ -8,28 +8,38 @@ import json
 import sys
 
 from .catalog import LessonError, load_lesson
+from .events import is_hit
 from .recorder import DEFAULT_MAX_STEPS, record
 
-_PREVIEW = 60   # characters of a changed value shown per line
+
+
+_OPEN = {"dict": "{", "list": "[", "tuple": "(", "set": "{", "frozenset": "frozenset({"}
+_CLOSE = {"dict": "}", "list": "]", "tuple": ")", "set": "}", "frozenset": "})"}
+_EMPTY = {"set": "set()", "frozenset": "frozenset()"}
 
 
 def render(value):
-    """A VALUE as short Python-like text (iterative: nested lists are flattened)."""
+    """A VALUE as the page shows it (web/static/js/values.js ``text``; both are held to
+    tests/fixtures/value_text.json). Iterative: nested lists are flattened."""
     parts = []
     todo = [value]
     while todo:
         item = todo.pop()
-        if isinstance(item, str):
+        if item is None:
+            parts.append("None")
+        elif isinstance(item, str):
             parts.append(item)
         elif isinstance(item, tuple):          # a literal piece of punctuation
             parts.append(item[0])
-        elif item and item[0] == "str":
-            parts.append(f"{item[1]}…({item[2]} chars)")
+        elif item[0] == "str":                 # a cut string: 'abc' → 'abc…'
+            text = item[1]
+            parts.append(text[:-1] + "…" + text[-1] if len(text) >= 2 else text + "…")
         else:
             kind, size, items = item[0], item[1], item[2:]
-            opener, closer = {"dict": ("{", "}"), "list": ("[", "]"),
-                              "tuple": ("(", ")"), "set": ("{", "}")}[kind]
-            pieces = [(opener,)]
+            if size == 0 and kind in _EMPTY:
+                parts.append(_EMPTY[kind])
+                continue
+            pieces = [(_OPEN[kind],)]
             for index, child in enumerate(items):
                 if index:
                     pieces.append((", ",))
@@ -39,13 +49,11 @@ def render(value):
                     pieces.append(child)
             if len(items) < size:
                 pieces.append((", …",) if items else ("…",))
-            pieces.append((closer,))
+            elif kind == "tuple" and size == 1:
+                pieces.append((",",))
+            pieces.append((_CLOSE[kind],))
             todo.extend(reversed(pieces))
     return "".join(parts)
-
-
-def _short(text):
-    return text if len(text) <= _PREVIEW else text[:_PREVIEW - 1] + "…"
 
 
 def _print_step(index, step, lines, out, previous_out):
@@ -54,11 +62,11 @@ def _print_step(index, step, lines, out, previous_out):
     where = f"{step['fn']}#{step['frame']}"
     print(f"{index:>5} {step['event']:<9} L{span:<6} {'  ' * (step['depth'] - 1)}{where}: {code}")
     for name, value in step["set"].items():
-        print(f"{'':>17}{name} = {_short(render(value))}")
+        print(f"{'':>17}{name} = {render(value)}")
     for name in step.get("del", []):
         print(f"{'':>17}del {name}")
     if "ret" in step:
-        print(f"{'':>17}-> {_short(render(step['ret']))}")
+        print(f"{'':>17}-> {render(step['ret'])}")
     if "exc" in step:
         print(f"{'':>17}!! {step['exc']['type']}: {step['exc']['message']}")
     if step["out"] > previous_out:
@@ -84,8 +92,9 @@ def _parser():
     trace.add_argument("--scenario", default="normal", help="preset name (default: normal)")
     trace.add_argument("--json", action="store_true", help="print the trace as JSON")
     trace.add_argument("--break", dest="breakpoint", type=int, metavar="N",
-                       help="print only the steps whose statement covers line N (every hit, "
-                            "not only the first); the summary is printed as usual")
+                       help="print only the steps that hit a breakpoint on line N as the page counts "
+                            "them: line steps whose statement covers N (every hit, not only "
+                            "the first); the summary is printed as usual")
     trace.add_argument("--max-steps", type=int, default=DEFAULT_MAX_STEPS, metavar="N",
                        help=f"step cap (default {DEFAULT_MAX_STEPS})")
     trace.add_argument("--lessons", action="append", metavar="DIR",
@@ -112,7 +121,8 @@ def main(argv=None):
           f"({trace['backend']}) · {len(trace['steps'])} steps")
     previous_out = 0
     for index, step in enumerate(trace["steps"]):
-        hit = args.breakpoint is None or step["line"] <= args.breakpoint <= step["end"]
+        hit = args.breakpoint is None or is_hit(step["event"], step["line"], step["end"],
+                                                 args.breakpoint)
         if hit:
             _print_step(index, step, lines, trace["stdout"], previous_out)
             previous_out = step["out"]
@@ -121,7 +131,7 @@ def main(argv=None):
         error = trace["error"]
         print(f"error: {error['type']}: {error['message']} (line {error['line']})")
     if trace["result"] is not None:
-        print(f"result: {_short(render(trace['result']))}")
+        print(f"result: {render(trace['result'])}")
     print("stdout:")
     print(trace["stdout"], end="" if trace["stdout"].endswith("\n") else "\n")
     return 0

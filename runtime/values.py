@@ -1,7 +1,7 @@
 """Bounded, JSON-safe encoding of Python values for the trace (the VALUE spec).
 
 A VALUE is a JSON string (a leaf, as its repr), ``["str", repr_of_prefix, length]``
-for a long string, or ``[kind, length, item, ...]`` for dict/list/tuple/set, where
+for a long string, or ``[kind, length, item, ...]`` for dict/list/tuple/set/frozenset, where
 a dict item is ``[key, value]``. Encoding is iterative (no recursion, whatever
 the nesting), never calls ``__repr__`` of the containers it knows, and is bounded
 by the item, depth, string and node limits below.
@@ -20,7 +20,8 @@ _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 _FUNCTIONS = (types.FunctionType, types.BuiltinFunctionType, types.MethodType,
               types.BuiltinMethodType, types.MethodWrapperType,
               types.WrapperDescriptorType, types.MethodDescriptorType)
-_CYCLE_MARK = {"dict": "{...}", "list": "[...]", "tuple": "(...)", "set": "{...}"}
+_CYCLE_MARK = {"dict": "{...}", "list": "[...]", "tuple": "(...)", "set": "{...}",
+               "frozenset": "frozenset({...})"}
 
 # Types whose values never change in place: equal identity means equal encoding.
 IMMUTABLE_SCALARS = frozenset({int, float, complex, bool, str, bytes, type(None)})
@@ -32,16 +33,13 @@ def _cut(text):
     return text[:MAX_CHARS - 1] + "…"
 
 
+_KINDS = {dict: "dict", list: "list", tuple: "tuple", set: "set", frozenset: "frozenset"}
+
+
 def _kind(value):
-    if isinstance(value, dict):
-        return "dict"
-    if isinstance(value, list):
-        return "list"
-    if isinstance(value, tuple):
-        return "tuple"
-    if isinstance(value, (set, frozenset)):
-        return "set"
-    return None
+    """The container kind of a built-in container; subclasses (namedtuple, Counter,
+    OrderedDict, defaultdict, …) are leaves, shown by their own repr."""
+    return _KINDS.get(type(value))
 
 
 def leaf(value):
@@ -88,7 +86,7 @@ def _items(kind, value):
     """The items a container shows, in a deterministic order."""
     if kind == "dict":
         source = dict.items(value)
-    elif kind == "set":
+    elif kind in ("set", "frozenset"):
         try:
             source = sorted(value)
         except Exception:

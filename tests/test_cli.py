@@ -44,4 +44,4 @@ def test_module_entry_point():
 
 def test_render():
     assert cli.render(["dict", 3, ["'a'", ["list", 2, "1"]]]) == "{'a': [1, …], …}"
-    assert cli.render(["str", "'ab'", 9]) == "'ab'…(9 chars)"
+    assert cli.render(["str", "'ab'", 9]) == "'ab…'"   # the rest: tests/test_value_text.py

@@ -4,8 +4,11 @@
 // Text is built iteratively with an explicit stack; trees only go as deep as
 // the recorder kept (it shows no items past depth 4).
 
-const OPEN = { dict: "{", list: "[", tuple: "(", set: "{" };
-const CLOSE = { dict: "}", list: "]", tuple: ")", set: "}" };
+// The value text is specified case by case in tests/fixtures/value_text.json, which
+// the CLI's rendering (runtime/cli.py) is held to as well.
+const OPEN = { dict: "{", list: "[", tuple: "(", set: "{", frozenset: "frozenset({" };
+const CLOSE = { dict: "}", list: "]", tuple: ")", set: "}", frozenset: "})" };
+const EMPTY = { set: "set()", frozenset: "frozenset()" };
 const ELLIPSIS = "…";
 
 /** Whether a VALUE is a container with items (expandable). */
@@ -53,8 +56,8 @@ export function text(value) {
 
 function pushContainer(work, v) {
   const { kind, entries, elided, total } = items(v);
-  if (kind === "set" && total === 0) {
-    work.push({ literal: "set()" });
+  if (total === 0 && kind in EMPTY) {
+    work.push({ literal: EMPTY[kind] });
     return;
   }
   const parts = [{ literal: OPEN[kind] }];
