@@ -13,6 +13,7 @@ import os
 import traceback
 
 from .backends import StopRecording
+from .events import CALL, EXCEPTION, LINE, RETURN
 from .names import hidden, may_hide
 from .values import IMMUTABLE_SCALARS, MAX_CHARS, encode
 
@@ -20,8 +21,6 @@ _GENERATOR_FLAGS = 0x20 | 0x80 | 0x200   # CO_GENERATOR | CO_COROUTINE | CO_ASYN
 _OWN_LINE = frozenset({"<lambda>", "<genexpr>"})
 _SMALL_INT = 10 ** 18                    # ints inside ±this are encoded by int.__repr__ directly
 
-CALL, LINE, RETURN, EXCEPTION = range(4)
-EVENTS = ("call", "line", "return", "exception")
 
 
 def _message(exc):

@@ -11,7 +11,8 @@ import itertools
 import json
 
 from . import agent_wire
-from .steps import EVENTS, Columns
+from .events import EVENTS
+from .steps import Columns
 
 PACKED = 1
 _DIGITS = bytes.maketrans(bytes(range(len(EVENTS))), "".join(map(str, range(len(EVENTS)))).encode())

@@ -7,8 +7,9 @@
 // every CHECKPOINT steps of that frame, so any step is rebuilt from at most
 // CHECKPOINT deltas whatever the trace length. The index is made once per trace.
 
+import { RETURN } from "./events.js";
+
 export const CHECKPOINT = 128;
-const RETURN = 2;
 const made = new WeakMap();
 
 /**

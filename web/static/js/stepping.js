@@ -14,11 +14,10 @@
 // written on the breakpoint line, for example); they fire again once control is
 // back at the statement's depth or above.
 
+import { CALL, RETURN, hitsEvent } from "./events.js";
+
 export const END = -1;
 
-const LINE = 1;
-const RETURN = 2;
-const CALL = 0;
 const NONE = Object.freeze({ count: 0 });
 
 function size(trace) {
@@ -32,7 +31,7 @@ export function stoppable(trace, i) {
 
 /** Whether step i hits one of the sorted breakpoint lines `bps`. */
 function hits(trace, i, bps) {
-  if (trace.eventCode(i) !== LINE) return false;
+  if (!hitsEvent(trace.eventCode(i))) return false;
   const first = trace.line(i);
   const last = trace.end(i);
   for (let k = 0; k < bps.length; k++) if (bps[k] >= first && bps[k] <= last) return true;

@@ -8,11 +8,9 @@
 // del, ret, exc. Per step it holds about 21 bytes (event, line, end, frame row,
 // stdout length, offset of the changed locals) plus the changed locals themselves.
 
-export const EVENTS = Object.freeze(["call", "line", "return", "exception"]);
-export const CALL = 0;
-export const LINE = 1;
-export const RETURN = 2;
-export const EXCEPTION = 3;
+import { EVENTS } from "./events.js";
+
+export { EVENTS, CALL, LINE, RETURN, EXCEPTION } from "./events.js";
 
 const BODY = new Set(["packed", "count", "frames", "names", "event", "line", "frame",
   "end", "out", "set", "del", "ret", "exc", "steps"]);

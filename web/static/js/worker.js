@@ -134,7 +134,7 @@ def _loopstep_record(lesson, block, scenario, roots, max_steps, setup=None, prob
     kwargs = {"roots": list(roots)}
     if max_steps:
         kwargs["max_steps"] = int(max_steps)
-    if isinstance(setup, str):   # JS null arrives as jsnull, not None
+    if setup is not None:
         kwargs["setup"] = setup
     if probes:
         kwargs["probes"] = json.loads(probes)

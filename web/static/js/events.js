@@ -1,0 +1,19 @@
+// Step events: their codes and which of them a breakpoint hits.
+//
+// Defined once for the page; runtime/events.py holds the same for Python and
+// tests/test_events.py checks that the two agree.
+
+export const EVENTS = Object.freeze(["call", "line", "return", "exception"]);
+export const CALL = 0;
+export const LINE = 1;
+export const RETURN = 2;
+export const EXCEPTION = 3;
+
+/** A breakpoint on line N is hit by a step of these events whose [line, end] holds N. */
+export const HIT_EVENTS = Object.freeze(["line"]);
+const HIT_CODES = new Set(HIT_EVENTS.map((name) => EVENTS.indexOf(name)));
+
+/** Whether a step with event code `code` can hit a breakpoint. */
+export function hitsEvent(code) {
+  return HIT_CODES.has(code);
+}
