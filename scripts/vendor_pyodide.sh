@@ -9,15 +9,9 @@ VERSION=314.0.8
 here=$(cd "$(dirname "$0")/.." && pwd)
 dest="$here/web/vendor/pyodide-$VERSION"
 files="pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip pyodide-lock.json"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-(cd "$tmp" && npm pack --silent "pyodide@$VERSION" >/dev/null && tar xzf "pyodide-$VERSION.tgz")
-mkdir -p "$dest"
-for f in $files; do cp "$tmp/package/$f" "$dest/$f"; done
+init=()
+[ "${1:-}" = "--init" ] && init=(--init)
+"$here/scripts/npm_vendor.sh" "${init[@]}" pyodide "$VERSION" "$dest" $files
 cd "$dest"
-if [ "${1:-}" = "--init" ]; then
-  sha256sum $files > SHA256SUMS
-fi
-sha256sum -c SHA256SUMS
 node "$here/scripts/precompress.mjs" $files
 echo "vendored pyodide $VERSION into $dest"

@@ -52,6 +52,13 @@ def toggle_breakpoint(b, line: int) -> None:
     expect(gutter(b, line)).to_have_attribute("aria-pressed", "true")
 
 
+def pause_at(b, line: int) -> None:
+    """Set a breakpoint on `line`, press Debug and wait for the cursor there."""
+    toggle_breakpoint(b, line)
+    press(b, "debug")
+    expect_paused_at(b, line)
+
+
 def value(b, name: str):
     """The value cell of local `name` in the variables pane."""
     return b.locator(f'[data-role="variables"] [data-var="{name}"] [data-role="value"]')

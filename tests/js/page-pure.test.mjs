@@ -73,3 +73,13 @@ test("messages format placeholders", () => {
   assert.equal(m.format("raw", { x: 1 }), "1 {y}");
   assert.equal(m.get("missing_key"), "missing_key");
 });
+
+test("a cursor line is spoken short", async () => {
+  const { spokenCode } = await import("../../web/static/js/announce.js");
+  assert.equal(spokenCode("    return outcome"), "return outcome");
+  assert.equal(spokenCode("    outcome = run_loop(lambda history: ask(history, restricted), execute,"),
+    "outcome = run_loop(…)");
+  assert.equal(spokenCode(`x = "${"a".repeat(50)}"`).length, 40);
+  assert.ok(spokenCode(`x = "${"a".repeat(50)}"`).endsWith("…"));
+  assert.equal(spokenCode(undefined), "");
+});

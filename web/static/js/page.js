@@ -10,6 +10,7 @@ import { Diagram } from "./diagram.js";
 import { installKeys } from "./keys.js";
 import * as urlState from "./url-state.js";
 import { installEmbedBridge } from "./embed-bridge.js";
+import { installAnnouncer } from "./announce.js";
 
 const URL_WRITE_DELAY_MS = 120;
 
@@ -54,6 +55,7 @@ class Page {
     this.client.addEventListener("state", (event) => onState(event.detail));
     if (this.client.lastDetail) onState(this.client.lastDetail); // booted early
     installKeys(document, () => this.cursor ?? this.lastUsed);
+    installAnnouncer(document, this.messages);
     document.addEventListener("focusin", (event) => {
       const block = this.blockOf(event.target);
       if (block) this.lastUsed = block;

@@ -1,0 +1,92 @@
+"""axe-core audit at zero: every page kind, both languages, light and dark schemes, and
+the block states a reader sees (loading, ready, finished, paused mid-run)."""
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from runtime.catalog import load_lessons
+
+try:
+    from .axe_audit import assert_no_violations
+    from .page_helpers import BOOT_TIMEOUT, run_to_end
+except ImportError:
+    from axe_audit import assert_no_violations
+    from page_helpers import BOOT_TIMEOUT, run_to_end
+
+LESSONS = load_lessons()
+SCHEMES = ["light", "dark"]
+LANGS = ["zh", "en"]
+
+
+def site_path(site_kind: str, path: str, lang: str) -> str:
+    """`path` ("/", "/lessons/s06", "/embed/s06/run_subagent") on the server or an export."""
+    if site_kind == "export":
+        folder = path.rstrip("/") + "/"
+        return folder + ("en/" if lang == "en" else "")
+    return path + ("?lang=en" if lang == "en" else "")
+
+
+def main_block(lesson_id: str) -> str:
+    symbols = [b.symbol for b in LESSONS[lesson_id].blocks]
+    return "run_subagent" if "run_subagent" in symbols else symbols[0]
+
+
+def open_page(page, server_url, site_kind, path, lang, scheme):
+    page.emulate_media(color_scheme=scheme)
+    page.goto(server_url + site_path(site_kind, path, lang), wait_until="domcontentloaded")
+    expect(page.locator("html")).to_have_attribute("lang", "en" if lang == "en" else "zh-CN")
+
+
+def audit_run(page, b, where):
+    """Ready, finished, then paused two thirds into the run through the timeline."""
+    expect(b).to_have_attribute("data-state", "ready", timeout=BOOT_TIMEOUT)
+    assert_no_violations(page, f"{where}, ready")
+    run_to_end(b)
+    assert_no_violations(page, f"{where}, {b.get_attribute('data-state')}")
+    timeline = b.locator('input[type=range][data-role="timeline"]')
+    timeline.fill(str(int(timeline.get_attribute("max")) * 2 // 3))
+    expect(b).to_have_attribute("data-state", "paused")
+    expect(b.locator('[data-role="variables"] > *').first).to_be_visible()  # rows, or "no locals"
+    expect(b.locator('[data-role="stack"] [data-frame]').first).to_be_attached()
+    assert_no_violations(page, f"{where}, paused")
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("lang", LANGS)
+def test_index(page, server_url, site_kind, lang, scheme):
+    open_page(page, server_url, site_kind, "/", lang, scheme)
+    expect(page.locator("main")).to_be_visible()
+    assert_no_violations(page, f"index ({lang}, {scheme})")
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("lesson_id", sorted(LESSONS))
+def test_lesson_page(page, server_url, site_kind, lesson_id, lang, scheme):
+    open_page(page, server_url, site_kind, f"/lessons/{lesson_id}", lang, scheme)
+    where = f"/lessons/{lesson_id} ({lang}, {scheme})"
+    assert_no_violations(page, f"{where}, as it loads")
+    b = page.locator(f'[data-loopstep-block="{lesson_id}/{main_block(lesson_id)}"]')
+    audit_run(page, b, where)
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("lang", LANGS)
+def test_embed_page(page, server_url, site_kind, lang, scheme):
+    open_page(page, server_url, site_kind, "/embed/s06/run_subagent", lang, scheme)
+    b = page.locator('[data-loopstep-block="s06/run_subagent"]')
+    audit_run(page, b, f"embed s06/run_subagent ({lang}, {scheme})")
+
+
+def test_the_audit_finds_what_it_should(page, server_url, site_kind):
+    """The audit is live: a low-contrast label and an unnamed button added to the page are found."""
+    open_page(page, server_url, site_kind, "/lessons/s06", "zh", "light")
+    page.evaluate("""() => {
+        const p = document.createElement("p");
+        p.textContent = "faint";
+        p.style.color = "#d0d0d0";
+        document.querySelector("main").append(p, document.createElement("button"));
+    }""")
+    with pytest.raises(AssertionError, match=re.compile(r"color-contrast[\s\S]*button-name|button-name[\s\S]*color-contrast")):
+        assert_no_violations(page, "a page with two planted faults")
