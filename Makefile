@@ -21,9 +21,14 @@ $(VENV)/.installed-test: $(VENV)/.installed
 run: $(VENV)/.installed
 	$(BIN)/loopstep serve --host $(HOST) --port $(PORT)
 
+# Three runs of the browser suite: against the app, a static export on Python's http.server,
+# and the export on nginx with deploy/nginx/loopstep.conf.
+TEST_ENV = LOOPSTEP_CHROMIUM=$$(scripts/ensure_chromium.sh) LOOPSTEP_NGINX=$$(scripts/ensure_nginx.sh)
+
 test: $(VENV)/.installed-test
-	LOOPSTEP_CHROMIUM=$$(scripts/ensure_chromium.sh) $(BIN)/python -m pytest
-	LOOPSTEP_CHROMIUM=$$(scripts/ensure_chromium.sh) $(BIN)/python -m pytest tests/browser --site=export
+	$(TEST_ENV) $(BIN)/python -m pytest
+	$(TEST_ENV) $(BIN)/python -m pytest tests/browser --site=export
+	$(TEST_ENV) $(BIN)/python -m pytest tests/browser --site=nginx
 
 bench: $(VENV)/.installed-test
 	LOOPSTEP_CHROMIUM=$$(scripts/ensure_chromium.sh) LOOPSTEP_WRK=$$(scripts/ensure_wrk.sh) \

@@ -30,8 +30,10 @@ def _audit(event, args):
 
 
 def pytest_addoption(parser):
-    parser.addoption("--site", choices=("server", "export"), default="server",
-                     help="run the browser tests against the server (default) or a static export")
+    parser.addoption("--site", choices=("server", "export", "nginx"), default="server",
+                     help="run the browser tests against the server (default), a static export "
+                          "served by Python's http.server, or an export served by nginx with "
+                          "deploy/nginx/loopstep.conf")
 
 
 def pytest_configure(config):

@@ -19,6 +19,8 @@ from urllib.request import urlopen
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent.parent
+DEPLOY = REPO / "deploy" / "nginx"
+BROTLI_MODULE = Path("/usr/lib/nginx/modules/ngx_http_brotli_static_module.so")
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -97,14 +99,67 @@ class StaticSite(ServerProcess):
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
+class NginxSite(StaticSite):
+    """`loopstep export` served by nginx with the shipped deploy/nginx/loopstep.conf, as a
+    foreground process on a free loopback port with its own prefix, logs and temp dirs."""
+
+    def __init__(self):
+        self.nginx = nginx_path()
+        self.prefix = Path(tempfile.mkdtemp(prefix="loopstep-nginx-"))
+        super().__init__()
+
+    def command(self, args: list[str]) -> list[str]:
+        conf = self.prefix / "nginx.conf"
+        conf.write_text(nginx_conf(self.prefix, self.folder, self.port), encoding="utf-8")
+        return [self.nginx, "-p", str(self.prefix), "-c", str(conf), "-e", "stderr"]
+
+    def stop(self) -> None:
+        super().stop()
+        shutil.rmtree(self.prefix, ignore_errors=True)
+
+
+def nginx_path() -> str:
+    path = os.environ.get("LOOPSTEP_NGINX") or shutil.which("nginx") or "/usr/sbin/nginx"
+    if not (Path(path).is_file() and os.access(path, os.X_OK)):
+        pytest.fail(f"No nginx at {path}. Run scripts/ensure_nginx.sh (it installs Debian's nginx "
+                    "as root) or set LOOPSTEP_NGINX to an nginx executable.", pytrace=False)
+    return path
+
+
+def nginx_conf(prefix: Path, root: Path, port: int) -> str:
+    """A main config around the shipped server-level files, brotli where the module exists."""
+    brotli = BROTLI_MODULE.is_file()
+    temp = "\n".join(f"    {kind}_temp_path {prefix / kind};"
+                     for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    return f"""daemon off;
+master_process off;
+pid {prefix / "nginx.pid"};
+error_log stderr warn;
+{f"load_module {BROTLI_MODULE};" if brotli else ""}
+events {{ worker_connections 256; }}
+http {{
+    access_log off;
+{temp}
+    server {{
+        listen 127.0.0.1:{port};
+        root {root};
+        include {DEPLOY / "loopstep.conf"};
+        {f'include {DEPLOY / "loopstep-brotli.conf"};' if brotli else ""}
+    }}
+}}
+"""
+
+
 @pytest.fixture(scope="session")
 def site_kind(request) -> str:
-    return request.config.getoption("--site")
+    """"server", or "export" for a static export (served by http.server or by nginx)."""
+    return "server" if request.config.getoption("--site") == "server" else "export"
 
 
 @pytest.fixture(scope="session")
-def server(request, site_kind):
-    proc = ServerProcess([]) if site_kind == "server" else StaticSite()
+def server(request):
+    kinds = {"server": lambda: ServerProcess([]), "export": StaticSite, "nginx": NginxSite}
+    proc = kinds[request.config.getoption("--site")]()
     yield proc
     proc.stop()
     if request.session.testsfailed:

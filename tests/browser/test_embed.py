@@ -30,11 +30,12 @@ HOST_PAGE = """<!doctype html>
 
 
 @pytest.fixture
-def host_url(tmp_path, server, server_url, site_kind):
+def host_url(tmp_path, server, server_url, request):
     """A host page on another origin. A plain static file server sends no CORS headers,
-    which a cross-origin module script needs: there the host page sits beside the export."""
+    which a cross-origin module script needs: there the host page sits beside the export
+    (nginx with the shipped config sends them, and its CSP would refuse the inline script)."""
     page = HOST_PAGE.replace("{server}", server_url)
-    if site_kind == "export":
+    if request.config.getoption("--site") == "export":
         (server.folder / "host.html").write_text(page, encoding="utf-8")
         yield server_url
         return
