@@ -4,6 +4,7 @@ export const SEL = Object.freeze({
   config: "#loopstep-config",
   block: "[data-loopstep-block]",
   line: "[data-line]",
+  lineN: (n) => `[data-line="${Number(n)}"]`,
   gutter: "button[data-gutter]",
   action: "button[data-action]",
   current: '[aria-current="step"]',
