@@ -6,6 +6,8 @@ does not hold. ``FACTS[(block, scenario)]`` lists the checks of a run.
 
 import ast
 import json
+import os
+from pathlib import Path
 
 OUTPUTS = {
     ("child_tools", "normal"): "完成： 只读工具已选出\n",
@@ -191,3 +193,25 @@ def summary(trace):
         "frames": len({s["frame"] for s in trace["steps"]}),
         "stacks": sorted({json.dumps(stack, ensure_ascii=False) for stack in trace["stacks"]}),
     }
+
+
+# -- golden traces ---------------------------------------------------------------
+# One set for every Python and backend: tests/golden/s06_<block>_<scenario>.json holds a
+# trace without the two fields that name where it was recorded ("python", "backend").
+# `LOOPSTEP_REGEN=1` rewrites them from the run at hand.
+
+GOLDEN = Path(__file__).parent / "golden"
+REGEN = os.environ.get("LOOPSTEP_REGEN") == "1"
+
+
+def neutral(trace):
+    """The trace without the fields that name the Python and the backend."""
+    return {k: v for k, v in trace.items() if k not in ("python", "backend")}
+
+
+def check_golden(run, trace):
+    path = GOLDEN / f"s06_{run[0]}_{run[1]}.json"
+    if REGEN:
+        path.write_text(json.dumps(neutral(trace), ensure_ascii=False, indent=1) + "\n", "utf-8")
+    assert path.exists(), f"no golden trace {path.name}: record them with LOOPSTEP_REGEN=1"
+    assert json.loads(path.read_text("utf-8")) == neutral(trace)

@@ -3,12 +3,11 @@
 One Node process boots web/vendor/pyodide-314.0.8 once and records every block ×
 preset with the sys.monitoring backend (and, as a vocabulary check, with
 sys.settrace), plus the loop fixtures. Outputs and facts must equal CPython's;
-exact step sequences are compared with the 3.14 golden traces only.
+exact step sequences are compared with the golden traces CPython is compared with.
 """
 
 import importlib.util
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -20,8 +19,6 @@ from runtime.catalog import load_lesson
 HERE = Path(__file__).parent
 REPO = HERE.parent
 INDEX = REPO / "web" / "vendor" / "pyodide-314.0.8"
-GOLDEN = HERE / "golden" / "3.14"
-REGEN = os.environ.get("LOOPSTEP_REGEN") == "1"
 
 _spec = importlib.util.spec_from_file_location("loopstep_facts", HERE / "facts.py")
 facts = importlib.util.module_from_spec(_spec)
@@ -121,14 +118,9 @@ def test_backends_agree_in_314(pyodide, run):
 
 
 @pytest.mark.parametrize("run", facts.RUNS, ids="/".join)
-def test_golden_314(pyodide, run):
-    path = GOLDEN / f"s06_{run[0]}_{run[1]}.json"
-    trace = dict(pyodide["monitoring"][run], python=None)
-    if REGEN:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(trace, ensure_ascii=False, indent=1) + "\n", "utf-8")
-    assert path.exists(), f"missing {path}; LOOPSTEP_REGEN=1 writes it"
-    assert json.loads(path.read_text("utf-8")) == trace
+def test_golden(pyodide, run):
+    """The same golden traces as tests/test_recorder.py's: one set for every Python."""
+    facts.check_golden(run, pyodide["monitoring"][run])
 
 
 def test_custom_setups_run_as_in_cpython(pyodide):

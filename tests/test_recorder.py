@@ -2,7 +2,6 @@
 
 import importlib.util
 import json
-import os
 import re
 import sys
 from pathlib import Path
@@ -16,15 +15,6 @@ HERE = Path(__file__).parent
 _spec = importlib.util.spec_from_file_location("loopstep_facts", HERE / "facts.py")
 facts = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(facts)
-
-VERSION = f"{sys.version_info.major}.{sys.version_info.minor}"
-GOLDEN = HERE / "golden" / VERSION
-REGEN = os.environ.get("LOOPSTEP_REGEN") == "1"
-
-
-def golden_path(block, scenario, root=GOLDEN):
-    return root / f"s06_{block}_{scenario}.json"
-
 
 @pytest.fixture(scope="module")
 def traces():
@@ -66,14 +56,7 @@ def test_deterministic(traces, run):
 
 @pytest.mark.parametrize("run", facts.RUNS, ids="/".join)
 def test_golden(traces, run):
-    path = golden_path(*run)
-    trace = dict(traces[run], python=None)
-    if REGEN:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(trace, ensure_ascii=False, indent=1) + "\n", "utf-8")
-    assert path.exists(), (f"no golden trace {path.name} for Python {VERSION}: "
-                           "record them with LOOPSTEP_REGEN=1")
-    assert json.loads(path.read_text("utf-8")) == trace
+    facts.check_golden(run, traces[run])
 
 
 def test_unchanged_locals_not_repeated(traces):
