@@ -15,6 +15,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from runtime import catalog
+from runtime.recorder import DEFAULT_MAX_STEPS
 from web import assets, pages, views
 
 HERE = Path(__file__).parent
@@ -202,8 +203,9 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--record-timeout", type=float, metavar="SECONDS",
                        help="wall-clock limit of one recording before the worker is restarted "
                             "(default 30)")
-    serve.add_argument("--max-steps", type=int, metavar="N",
-                       help="steps recorded before a run is cut short (default: the recorder's)")
+    serve.add_argument("--max-steps", type=int, metavar="N", default=DEFAULT_MAX_STEPS,
+                       help="steps recorded before a run is cut short "
+                            f"(default {DEFAULT_MAX_STEPS:,})")
     export = sub.add_parser("export", help="write the whole site as static files")
     export.add_argument("out", type=Path, help="the folder to write")
     export.add_argument("--lessons", type=Path, action="append",

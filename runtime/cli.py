@@ -96,7 +96,7 @@ def _parser():
                             "them: line steps whose statement covers N (every hit, not only "
                             "the first); the summary is printed as usual")
     trace.add_argument("--max-steps", type=int, default=DEFAULT_MAX_STEPS, metavar="N",
-                       help=f"step cap (default {DEFAULT_MAX_STEPS})")
+                       help=f"step cap (default {DEFAULT_MAX_STEPS:,})")
     trace.add_argument("--lessons", action="append", metavar="DIR",
                        help="lessons root (repeatable; default: the bundled roots)")
     return parser

@@ -21,7 +21,9 @@ from .statements import find_function, statement_ranges
 from .steps import Columns, TraceBuilder
 
 FORMAT = 1
-DEFAULT_MAX_STEPS = 100_000
+# The step cap of every recording unless one is given: the page's (`loopstep serve
+# --max-steps` changes it there) and `loopstep trace`'s.
+DEFAULT_MAX_STEPS = 1_000_000
 _INLINED = frozenset({"<listcomp>", "<dictcomp>", "<setcomp>"})
 _NOT_RUN = types.SimpleNamespace(result=None, error=None, stacks=[])  # a program that never ran
 

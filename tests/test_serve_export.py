@@ -1,5 +1,7 @@
 """`loopstep serve` and `loopstep export`: broken lessons refuse to serve, new lesson
 folders need no code change, and the export writes a static site."""
+import json
+import re
 import shutil
 import subprocess
 import sys
@@ -9,6 +11,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 import server
+from runtime import catalog
+from runtime.recorder import DEFAULT_MAX_STEPS
+from web.export import export_site
 from tiny_lesson import SOURCE as TINY_SOURCE, TOML as TINY_TOML, make_lesson
 
 REPO = Path(__file__).resolve().parent.parent
@@ -63,3 +68,25 @@ def test_export_writes_a_static_site(tmp_path):
     assert '"indexURL": "../../vendor/pyodide-314.0.8/"' in page or \
         '"indexURL":"../../vendor/pyodide-314.0.8/"' in page
     shutil.rmtree(out)
+
+
+def runtime_island(html: str) -> dict:
+    found = re.search(r'<script type="application/json" id="loopstep-runtime">(.*?)</script>', html)
+    assert found, "no runtime data island"
+    return json.loads(found.group(1))["runtime"]
+
+
+def test_one_step_cap_default_for_the_page_and_the_cli(tmp_path):
+    """The page records at most DEFAULT_MAX_STEPS unless `serve --max-steps` says
+    otherwise, on the server and in the export; both commands' help states it."""
+    page = TestClient(server.create_app()).get("/lessons/s06").text
+    assert runtime_island(page)["maxSteps"] == DEFAULT_MAX_STEPS == 1_000_000
+    limited = TestClient(server.create_app(limits={"maxSteps": 500})).get("/lessons/s06").text
+    assert runtime_island(limited)["maxSteps"] == 500
+    export_site(tmp_path, catalog.load_lessons())
+    exported = (tmp_path / "lessons/s06/index.html").read_text("utf-8")
+    assert runtime_island(exported)["maxSteps"] == DEFAULT_MAX_STEPS
+    serve_help = run_cli("serve", "--help").stdout
+    trace_help = run_cli("trace", "--help").stdout
+    for text in (serve_help, trace_help):
+        assert "(default 1,000,000)" in " ".join(text.split()), text

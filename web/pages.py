@@ -7,6 +7,8 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+from runtime.recorder import DEFAULT_MAX_STEPS
+
 from . import assets
 from .highlight import highlight_lines
 
@@ -91,7 +93,8 @@ def runtime_config(lesson, lang: str, root: str, limits: dict | None = None) -> 
     """What the Python worker needs to boot, embedded as a small JSON data island in the
     document's head, so that the worker starts before the body is parsed.
 
-    `limits` may set the runtime's `bootTimeoutMs`, `recordTimeoutMs` and `maxSteps`."""
+    `limits` may set the runtime's `bootTimeoutMs`, `recordTimeoutMs` and `maxSteps`
+    (default: the recorder's DEFAULT_MAX_STEPS)."""
     python_files = [
         {"url": f"{root}py/runtime/{name}", "path": f"{WORKER_ROOT}/runtime/{name}"}
         for name in engine_files()
@@ -106,7 +109,7 @@ def runtime_config(lesson, lang: str, root: str, limits: dict | None = None) -> 
                     "sizes": assets.boot_sizes()},
         "python": {"files": python_files, "roots": [f"{WORKER_ROOT}/lessons"],
                    "sysPath": WORKER_ROOT},
-        "runtime": dict(limits or {}),
+        "runtime": {"maxSteps": DEFAULT_MAX_STEPS, **(limits or {})},
     }
 
 

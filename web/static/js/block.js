@@ -13,7 +13,6 @@ const STEP_COMMANDS = ["continue", "step-over", "step-into", "step-out", "step-b
 const CALL_COMMANDS = ["prev-call", "next-call"]; // shown for runs with model calls
 const COMMANDS = ["debug", "run", ...STEP_COMMANDS, "reset", ...CALL_COMMANDS];
 const RESTING = ["paused", "finished", "error"]; // a run is shown and the cursor rests
-export const MAX_STEPS = 1_000_000; // unless the page config sets runtime.maxSteps
 
 // action → states it may start from → resulting state (null: keep the state).
 const ACTIONS = {
@@ -123,7 +122,7 @@ export class Block {
       try {
         trace = await this.client.record({
           lesson: this.lesson, block: this.symbol, scenario: this.scenario,
-          maxSteps: this.client.maxSteps ?? MAX_STEPS,
+          maxSteps: this.client.maxSteps, // the page config's runtime.maxSteps
         });
       } catch (error) {
         if (token !== this.runToken) return false;
