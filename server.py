@@ -131,10 +131,7 @@ def create_app(lessons_roots: list[Path] | None = None,
         lesson = lesson_or_404(lesson_id)
         block = block_or_404(lesson, symbol)
         preset_or_404(lesson, block, name)
-        preset = lesson.preset(name)
-        return {"lesson": lesson.id, "block": block.symbol, "name": name,
-                "zh": preset.zh, "en": preset.en,
-                "setup": pages.setup_display(lesson, block.symbol, name)}
+        return pages.preset_api(lesson, block.symbol, name)
 
     def file_response(root: Path, relpath: str, request: Request, *, immutable: bool):
         path = assets.resolve(root, relpath)

@@ -16,6 +16,8 @@ the messages it shares with the previous call (same objects at the same places)
 and normalises only the new ones. See docs/design.md, "Agent calls".
 """
 
+import inspect
+
 from . import agent_parts as parts
 from .catalog import LessonError
 
@@ -49,7 +51,7 @@ def _arguments(frame):
     """The call's arguments, by name, in signature order (read at the call's start)."""
     code = frame.f_code
     count = code.co_argcount + code.co_kwonlyargcount
-    count += bool(code.co_flags & 0x04) + bool(code.co_flags & 0x08)   # *args, **kwargs
+    count += bool(code.co_flags & inspect.CO_VARARGS) + bool(code.co_flags & inspect.CO_VARKEYWORDS)
     names = code.co_varnames[:count]
     local = frame.f_locals
     return {name: local[name] for name in names if name in local}

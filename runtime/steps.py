@@ -9,6 +9,7 @@ referenced by index; ``wire.py`` turns the columns into the dict form or the
 packed form of docs/design.md.
 """
 
+import inspect
 import os
 import traceback
 
@@ -17,7 +18,7 @@ from .events import CALL, EXCEPTION, LINE, RETURN
 from .names import hidden, may_hide
 from .values import IMMUTABLE_SCALARS, MAX_CHARS, encode
 
-_GENERATOR_FLAGS = 0x20 | 0x80 | 0x200   # CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR
+_GENERATOR_FLAGS = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
 _OWN_LINE = frozenset({"<lambda>", "<genexpr>"})
 _SMALL_INT = 10 ** 18                    # ints inside ±this are encoded by int.__repr__ directly
 

@@ -46,11 +46,8 @@ def _api(out: Path, lessons: dict) -> None:
         _write_json(api / f"{lesson.id}.json", pages.lesson_api(lesson))
         for block in lesson.blocks:
             for name in block.presets:
-                preset = lesson.preset(name)
                 _write_json(api / lesson.id / "blocks" / block.symbol / "presets" / f"{name}.json",
-                            {"lesson": lesson.id, "block": block.symbol, "name": name,
-                             "zh": preset.zh, "en": preset.en,
-                             "setup": pages.setup_display(lesson, block.symbol, name)})
+                            pages.preset_api(lesson, block.symbol, name))
 
 
 def _files(out: Path, lessons: dict) -> None:

@@ -154,3 +154,11 @@ def lesson_api(lesson) -> dict:
         ],
         "stages": [{"id": s.id, "zh": s.zh, "en": s.en, "lines": stage_lines(s)} for s in lesson.stages],
     }
+
+
+def preset_api(lesson, symbol: str, name: str) -> dict:
+    """One preset of one block: its labels and the setup text it runs, as the server's
+    /api/…/presets/NAME and the export's …/presets/NAME.json give it."""
+    preset = lesson.preset(name)
+    return {"lesson": lesson.id, "block": symbol, "name": name, "zh": preset.zh, "en": preset.en,
+            "setup": setup_display(lesson, symbol, name)}

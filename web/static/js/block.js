@@ -1,6 +1,6 @@
 // One debugger block: a small state machine and the controller around it.
 //
-// States (shared/contract.md): idle → loading → ready → running → paused →
+// States (docs/design.md, "Page state"): idle → loading → ready → running → paused →
 // finished | error. The state changes only through the named actions below;
 // each action checks it applies in the current state.
 

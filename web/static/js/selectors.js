@@ -1,4 +1,4 @@
-// Selectors: the page contract's DOM hooks (shared/contract.md), in one table.
+// Selectors: the page's DOM hooks, the names the browser tests use too, in one table.
 
 export const SEL = Object.freeze({
   config: "#loopstep-config",
