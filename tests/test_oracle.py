@@ -30,8 +30,9 @@ must be ones the recorder folds or leaves out:
   protocol and ``close()``, which the ``sys.monitoring`` backend reports as no raise).
 
 Every step must be matched, and after the last step only such events may remain.
-At each matched pair the step's locals (names and VALUEs), its output so far, its
-return value and its exception equal the oracle's at that event.
+At each matched pair the step's locals (names and VALUEs, as a mapping: the pane
+lists names in the order they were first bound), its output so far, its return value
+and its exception equal the oracle's at that event.
 """
 
 import importlib.util
