@@ -61,12 +61,17 @@ def file_anchored_paths(source):
                 and node.func.id == "Path" and len(node.args) == 1
                 and isinstance(node.args[0], ast.Name) and node.args[0].id == "__file__"):
             continue
-        while node in parents and _grows(parents[node], node):
-            node = parents[node]
-        value = eval(compile(ast.Expression(node), str(source), "eval"),
-                     {"Path": Path, "__file__": str(source)})
-        if isinstance(value, Path):
+        chain = [node]
+        while chain[-1] in parents and _grows(parents[chain[-1]], chain[-1]):
+            chain.append(parents[chain[-1]])
+        for node in reversed(chain):   # the longest part that needs no other name
+            try:
+                value = eval(compile(ast.Expression(node), str(source), "eval"),
+                             {"Path": Path, "__file__": str(source)})
+            except NameError:
+                continue
             values.append((ast.unparse(node), value))
+            break
     return values
 
 
