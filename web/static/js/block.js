@@ -8,6 +8,8 @@ import { SEL, EVENTS } from "./selectors.js";
 import { END, step as nextIndex, applies, hitIndices, settle } from "./stepping.js";
 import { replay } from "./replay.js";
 import * as view from "./block-view.js";
+import { ProbeState } from "./probe-state.js";
+import { Omni } from "./omni.js";
 
 const STEP_COMMANDS = ["continue", "step-over", "step-into", "step-out", "step-back"];
 const CALL_COMMANDS = ["prev-call", "next-call"]; // shown for runs with model calls
@@ -52,6 +54,8 @@ export class Block {
     this.index = null; // a step index, END when finished, null when no run is shown
     this.failure = null;
     this.runToken = 0;
+    this.probes = new ProbeState(); // breakpoint details and watches (omni.js)
+    this.omni = new Omni(this);
     this.wire();
     this.render();
   }
@@ -113,7 +117,8 @@ export class Block {
     if (this.failure?.kind === "runtime") return false;
     this.onCursor(this);
     const token = ++this.runToken;
-    let trace = this.traces.get(this.scenario);
+    const key = `${this.scenario}\n${this.probes.key(this.breakpoints)}`;
+    let trace = this.traces.get(key);
     if (!this.act("record")) return false;
     if (!trace) {
       this.failure = null;
@@ -123,6 +128,7 @@ export class Block {
         trace = await this.client.record({
           lesson: this.lesson, block: this.symbol, scenario: this.scenario,
           maxSteps: this.client.maxSteps, // the page config's runtime.maxSteps
+          probes: this.probes.request(this.breakpoints) ?? undefined,
         });
       } catch (error) {
         if (token !== this.runToken) return false;
@@ -132,7 +138,7 @@ export class Block {
         return false;
       }
       if (token !== this.runToken) return false;
-      this.traces.set(this.scenario, trace);
+      this.traces.set(key, trace);
     }
     this.showRun(trace);
     const index = seek === null ? nextIndex(trace, END, command, this.breakpoints) : settle(trace, seek);
@@ -214,6 +220,7 @@ export class Block {
     this.root.dataset.scenario = name;
     this.root.querySelector(SEL.scenario).value = name;
     this.breakpoints.clear();
+    this.probes.clear();
     if (this.state === "running") {
       this.act(this.client.state === "ready" ? "abandonReady" : "abandonLoading");
     } else if (this.failure?.kind !== "runtime") {
@@ -243,8 +250,14 @@ export class Block {
 
   toggleBreakpoint(line) {
     if (!Number.isInteger(line) || line < 1 || line > this.config.lineCount) return;
-    if (this.breakpoints.has(line)) this.breakpoints.delete(line);
-    else this.breakpoints.add(line);
+    if (this.breakpoints.has(line)) {
+      this.breakpoints.delete(line);
+      if (this.probes.spec(line)) {
+        this.probes.setSpec(line, null);
+        this.askAgain();
+        return;
+      }
+    } else this.breakpoints.add(line);
     if (this.trace) this.hits = hitIndices(this.trace, this.breakpoints);
     this.render();
     this.onChange(this);
@@ -255,6 +268,16 @@ export class Block {
       && n <= this.config.lineCount));
     if (this.trace) this.hits = hitIndices(this.trace, this.breakpoints);
     this.render();
+  }
+
+  /** The reader's questions (probes) changed: a shown run is recorded again with them,
+   * the cursor kept on its step (the run is deterministic: docs/design.md, "Probes"). */
+  askAgain() {
+    this.render();
+    this.onChange(this);
+    if (!this.trace || !RESTING.includes(this.state)) return;
+    const at = this.index;
+    this.start(at === END ? "run" : "debug", { seek: at === END || at === null ? null : at });
   }
 
   /** Whether this block shows a cursor. */
@@ -367,5 +390,6 @@ export class Block {
       total: shown ? this.trace.count : 0, index: shown ? at : 0, hits: shown ? this.hits : [],
     }, this.messages);
     this.agent?.render(shown ? at : null);
+    this.omni.render();
   }
 }

@@ -113,6 +113,7 @@ class Page {
     this.restoring = true;
     if (saved.scenario && saved.scenario !== block.scenario) block.setScenario(saved.scenario);
     block.setBreakpoints(saved.breakpoints);
+    block.omni.restore(new URLSearchParams(window.location.hash.replace(/^#/, "")));
     this.restoring = false;
     this.lastUsed = block;
     if (saved.step !== null) block.start("debug", { seek: saved.step });

@@ -3,7 +3,7 @@
 export const SEL = Object.freeze({
   config: "#loopstep-config",
   block: "[data-loopstep-block]",
-  line: "[data-line]",
+  line: "[data-line]:not([data-change])", // history entries carry data-line too
   lineN: (n) => `[data-line="${Number(n)}"]`,
   gutter: "button[data-gutter]",
   action: "button[data-action]",

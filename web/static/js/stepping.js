@@ -8,7 +8,10 @@
 // The cursor only lands on "line", "return" and "exception" steps: a "call" step
 // describes the same place as the first line of the new frame.
 //
-// A breakpoint is hit by a "line" step whose [line, end] range contains it.
+// A breakpoint is hit by a "line" step whose [line, end] range contains it. A
+// breakpoint line that the trace was recorded with a condition or hit count for
+// (`trace.probes`, runtime/probes.py) is hit exactly at its recorded steps; a
+// logpoint's line never stops.
 // While leaving a statement (continue, step over, step out), breakpoints on that
 // statement's own lines do not fire again inside the calls it makes (a lambda
 // written on the breakpoint line, for example); they fire again once control is
@@ -19,6 +22,7 @@ import { CALL, RETURN, hitsEvent } from "./events.js";
 export const END = -1;
 
 const NONE = Object.freeze({ count: 0 });
+const NO_STOPS = Object.freeze({ lines: [], recorded: [], length: 0 });
 
 function size(trace) {
   return trace?.count ?? 0;
@@ -29,27 +33,43 @@ export function stoppable(trace, i) {
   return trace.eventCode(i) !== CALL;
 }
 
-/** Whether step i hits one of the sorted breakpoint lines `bps`. */
+/** Whether step i hits one of the stops (see `normalize`). */
 function hits(trace, i, bps) {
-  if (!hitsEvent(trace.eventCode(i))) return false;
+  const lines = bps.lines;
+  for (let k = 0; k < bps.recorded.length; k++) if (bps.recorded[k].steps.has(i)) return true;
+  if (!lines.length || !hitsEvent(trace.eventCode(i))) return false;
   const first = trace.line(i);
   const last = trace.end(i);
-  for (let k = 0; k < bps.length; k++) if (bps[k] >= first && bps[k] <= last) return true;
+  for (let k = 0; k < lines.length; k++) if (lines[k] >= first && lines[k] <= last) return true;
   return false;
 }
 
 /** Whether step i hits one of the breakpoints. */
 export function isHit(trace, i, breakpoints) {
-  return hits(trace, i, normalize(breakpoints));
+  return hits(trace, i, normalize(breakpoints, trace));
 }
 
-function normalize(breakpoints) {
-  const out = [];
+/**
+ * The stops of breakpoint lines in a trace: `lines`, sorted, hit wherever they run;
+ * `recorded`, [{line, steps: Set}] for lines with a recorded condition or hit count.
+ */
+function normalize(breakpoints, trace) {
+  const asked = new Map();
+  for (const b of trace?.probes?.breakpoints ?? []) asked.set(b.line, b);
+  const lines = [];
+  const recorded = [];
   for (const b of breakpoints ?? []) {
     const n = Number(b);
-    if (Number.isInteger(n) && n > 0) out.push(n);
+    if (!Number.isInteger(n) || n <= 0) continue;
+    const probe = asked.get(n);
+    if (!probe) lines.push(n);
+    else if (probe.log === null || probe.log === undefined) {
+      recorded.push({ line: n, steps: new Set(probe.steps) });
+    }
   }
-  return out.sort((a, b) => a - b);
+  if (!lines.length && !recorded.length) return NO_STOPS;
+  lines.sort((a, b) => a - b);
+  return { lines, recorded, length: lines.length + recorded.length };
 }
 
 /**
@@ -63,7 +83,8 @@ function hitsAfter(trace, origin, j, bps) {
   const last = trace.end(origin);
   const lo = trace.line(j);
   const hi = trace.end(j);
-  for (const b of bps) if (b >= lo && b <= hi && (b < first || b > last)) return true;
+  for (const b of bps.lines) if (b >= lo && b <= hi && (b < first || b > last)) return true;
+  for (const r of bps.recorded) if (r.steps.has(j) && (r.line < first || r.line > last)) return true;
   return false;
 }
 
@@ -106,7 +127,7 @@ function stepBack(trace, index) {
 export function step(trace, index, command, breakpoints) {
   const t = trace ?? NONE;
   const n = size(t);
-  const bps = normalize(breakpoints);
+  const bps = normalize(breakpoints, t);
   switch (command) {
     case "run":
       return END;
@@ -151,7 +172,7 @@ export function applies(trace, index, command) {
 
 /** Indices of all steps that hit a breakpoint (for the timeline's ticks). */
 export function hitIndices(trace, breakpoints) {
-  const bps = normalize(breakpoints);
+  const bps = normalize(breakpoints, trace);
   const out = [];
   if (!bps.length) return out;
   const n = size(trace);

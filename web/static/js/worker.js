@@ -204,7 +204,7 @@ function record(message) {
   try {
     const json = recordJson(message.lesson, message.block, message.scenario, pyRoots,
       message.maxSteps ?? 0, message.setup ?? undefined, // JS null would not be None
-      message.probes ? JSON.stringify(message.probes) : null);
+      message.probes ? JSON.stringify(message.probes) : undefined);
     post({ type: "trace", id: message.id, json });
   } finally {
     pyRoots.destroy();

@@ -1,0 +1,183 @@
+"""Omniscient views in real Chromium: value history, breakpoint conditions, hit counts,
+logpoints, watches and their URL round trip (shared/contract.md, "Omniscient views")."""
+import re
+
+from playwright.sync_api import expect
+
+try:
+    from .page_helpers import (BOOT_TIMEOUT, block, expect_paused_at, gutter, open_lesson,
+                               press, run_to_end, select_scenario, toggle_breakpoint, value,
+                               wait_ready)
+except ImportError:
+    from page_helpers import (BOOT_TIMEOUT, block, expect_paused_at, gutter, open_lesson,
+                              press, run_to_end, select_scenario, toggle_breakpoint, value,
+                              wait_ready)
+
+RESTRICTED_LINE = 7   # restricted = child_tools(tools)
+EXTEND_LINE = 13      # warnings.extend(report['warnings'])
+CALL_LINE = 15        # outcome = run_loop(lambda history: ask(history, restricted), execute,
+RETURN_LINE = 17      # return outcome
+OUTPUT = "完成： answered"
+
+
+def edit_breakpoint(b, line, condition="", hits="", log=""):
+    """Open the editor from the keyboard (Shift+Enter on the gutter) and save."""
+    gutter(b, line).focus()
+    gutter(b, line).press("Shift+Enter")
+    form = b.locator('form[data-role="breakpoint-editor"]')
+    expect(form).to_be_visible()
+    form.locator('input[name="condition"]').fill(condition)
+    form.locator('input[name="hits"]').fill(hits)
+    form.locator('input[name="log"]').fill(log)
+    form.locator('button[type="submit"]').press("Enter")
+    expect(form).to_have_count(0)
+    expect(gutter(b, line)).to_have_attribute("aria-pressed", "true")
+
+
+def add_watch(b, expression):
+    form = b.locator('form[data-role="watch"]')
+    form.locator('input[name="expression"]').fill(expression)
+    form.locator('input[name="expression"]').press("Enter")
+    expect(b.locator(f'[data-role="watches"] [data-watch="{expression}"]')).to_have_count(1)
+
+
+def watch_value(b, expression):
+    return b.locator(f'[data-role="watches"] [data-watch="{expression}"] [data-role="value"]')
+
+
+def test_history_of_outcome_and_restricted(page, server_url, site_kind):
+    open_lesson(page, server_url, site_kind)
+    b = block(page, "run_subagent")
+    wait_ready(b)
+    toggle_breakpoint(b, RETURN_LINE)
+    press(b, "debug")
+    expect_paused_at(b, RETURN_LINE)
+    b.locator('[data-var="outcome"] button[data-action="history"]').click()
+    history = b.locator('[data-role="history"]')
+    expect(history).to_have_attribute("data-var", "outcome")
+    changes = history.locator("[data-change]")
+    expect(changes).to_have_count(1)
+    expect(changes.first).to_have_attribute("data-line", str(CALL_LINE))
+    expect(changes.first.locator('[data-role="value"]')).to_contain_text("'status': 'answered'")
+    step = changes.first.get_attribute("data-step")
+    expect(b.locator('[data-var="outcome"] [data-role="changed-at"]')).to_contain_text(
+        str(int(step) + 1))
+
+    b.locator('[data-var="restricted"] button[data-action="history"]').click()
+    expect(history).to_have_attribute("data-var", "restricted")
+    expect(history.locator("[data-change]")).to_have_count(1)
+    expect(history.locator("[data-change]").first).to_have_attribute(
+        "data-line", str(RESTRICTED_LINE))
+
+    # from elsewhere, activating outcome's change puts the cursor on `return outcome`
+    b.locator('[data-var="outcome"] button[data-action="history"]').click()
+    expect(history).to_have_attribute("data-var", "outcome")
+    press(b, "step-back")
+    expect(b.locator('input[data-role="timeline"]')).not_to_have_value(step)
+    history.locator("[data-change]").first.focus()
+    history.locator("[data-change]").first.press("Enter")
+    expect_paused_at(b, RETURN_LINE)
+    expect(b.locator('input[data-role="timeline"]')).to_have_value(step)
+
+
+def test_condition_stops_only_in_limit(page, server_url, site_kind):
+    open_lesson(page, server_url, site_kind)
+    b = block(page, "run_subagent")
+    wait_ready(b)
+    edit_breakpoint(b, CALL_LINE, condition="max_calls == 1")
+    expect(gutter(b, CALL_LINE)).to_have_attribute("data-condition", "max_calls == 1")
+    press(b, "debug")
+    expect(b).to_have_attribute("data-state", "finished", timeout=BOOT_TIMEOUT)
+    expect(b.locator('[data-role="output"]')).to_contain_text(OUTPUT)
+    expect(b.locator('[data-role="breakpoint-error"]')).to_have_count(0)
+
+    select_scenario(b, "limit")   # clears breakpoints and their details
+    expect(gutter(b, CALL_LINE)).to_have_attribute("aria-pressed", "false")
+    expect(gutter(b, CALL_LINE)).not_to_have_attribute("data-condition", re.compile(".*"))
+    edit_breakpoint(b, CALL_LINE, condition="max_calls == 1")
+    press(b, "debug")
+    expect_paused_at(b, CALL_LINE)
+    expect(value(b, "max_calls")).to_have_text("1")
+
+
+def test_condition_that_raises_shows_its_error(page, server_url, site_kind):
+    open_lesson(page, server_url, site_kind)
+    b = block(page, "run_subagent")
+    wait_ready(b)
+    edit_breakpoint(b, RESTRICTED_LINE, condition="undefined_name > 0")
+    press(b, "debug")
+    expect(b).to_have_attribute("data-state", "finished", timeout=BOOT_TIMEOUT)
+    error = b.locator('[data-role="breakpoint-error"]')
+    expect(error).to_contain_text("NameError")
+    expect(error).to_contain_text("undefined_name")
+    expect(b.locator('[data-role="output"]')).to_have_text(OUTPUT + "\n")
+
+
+def test_hit_count_stops_at_the_second_iteration(page, server_url, site_kind):
+    page.goto(server_url + ("/lessons/s01/" if site_kind == "export" else "/lessons/s01"))
+    b = page.locator('[data-loopstep-block="s01/run_loop"]')
+    wait_ready(b)
+    select_scenario(b, "call_limit")
+    edit_breakpoint(b, 11, hits="2")     # emit(f"模型调用 {number}") inside the for loop
+    expect(gutter(b, 11)).to_have_attribute("data-hits", "2")
+    press(b, "debug")
+    expect_paused_at(b, 11)
+    expect(value(b, "number")).to_have_text("2")
+    press(b, "continue")
+    expect(b).to_have_attribute("data-state", "finished", timeout=BOOT_TIMEOUT)
+
+
+def test_logpoint_writes_its_own_lane(page, server_url, site_kind):
+    open_lesson(page, server_url, site_kind)
+    b = block(page, "run_subagent")
+    wait_ready(b)
+    edit_breakpoint(b, EXTEND_LINE, log="tool calls so far: {len(warnings)}")
+    expect(gutter(b, EXTEND_LINE)).to_have_attribute("data-log", "tool calls so far: {len(warnings)}")
+    press(b, "debug")   # a logpoint does not stop
+    expect(b).to_have_attribute("data-state", "finished", timeout=BOOT_TIMEOUT)
+    lines = b.locator('[data-role="log"] [data-log-line]')
+    expect(lines).to_have_count(2)
+    expect(lines.first).to_have_text("tool calls so far: 0")
+    expect(b.locator('[data-role="output"]')).to_have_text(OUTPUT + "\n")
+
+
+def test_watches_errors_values_and_no_side_effects(page, server_url, site_kind):
+    open_lesson(page, server_url, site_kind)
+    b = block(page, "run_subagent")
+    wait_ready(b)
+    add_watch(b, "len(restricted)")
+    add_watch(b, "restricted.clear()")
+    toggle_breakpoint(b, RESTRICTED_LINE)
+    press(b, "debug")
+    expect_paused_at(b, RESTRICTED_LINE)
+    expect(watch_value(b, "len(restricted)")).to_contain_text("NameError")
+    press(b, "step-over")
+    expect(watch_value(b, "len(restricted)")).to_have_text("1")
+    expect(b.locator('[data-watch="len(restricted)"]')).to_have_attribute("data-changed", "true")
+    expect(watch_value(b, "restricted.clear()")).to_contain_text("not evaluated")
+    expect(value(b, "restricted")).to_contain_text("'read_file'")
+    press(b, "continue")
+    expect(b).to_have_attribute("data-state", "finished", timeout=BOOT_TIMEOUT)
+    expect(b.locator('[data-role="output"]')).to_have_text(OUTPUT + "\n")
+
+
+def test_url_round_trip(page, server_url, site_kind):
+    open_lesson(page, server_url, site_kind)
+    b = block(page, "run_subagent")
+    wait_ready(b)
+    select_scenario(b, "limit")
+    edit_breakpoint(b, CALL_LINE, condition="max_calls == 1", hits="1")
+    edit_breakpoint(b, EXTEND_LINE, log="n={len(warnings)}")
+    add_watch(b, "len(restricted)")
+    press(b, "debug")
+    expect_paused_at(b, CALL_LINE)
+    expect(page).to_have_url(re.compile(r"step=\d+.*w=len"))
+    url = page.url
+    page.goto("about:blank")
+    page.goto(url)
+    b = block(page, "run_subagent")
+    expect_paused_at(b, CALL_LINE)
+    expect(gutter(b, CALL_LINE)).to_have_attribute("data-condition", "max_calls == 1")
+    expect(gutter(b, CALL_LINE)).to_have_attribute("data-hits", "1")
+    expect(gutter(b, EXTEND_LINE)).to_have_attribute("data-log", "n={len(warnings)}")
+    expect(watch_value(b, "len(restricted)")).to_have_text("1")

@@ -1,0 +1,107 @@
+// The omniscient views' pure parts: value history, recorded probes, the reader's
+// questions and their URL form, and stepping at recorded breakpoint hits.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { fromSteps } from "../../web/static/js/trace.js";
+import { replay } from "../../web/static/js/replay.js";
+import { history, changedAt } from "../../web/static/js/history.js";
+import { probeIndex, isError } from "../../web/static/js/probes.js";
+import { ProbeState, cleanSpec } from "../../web/static/js/probe-state.js";
+import { END, step, hitIndices } from "../../web/static/js/stepping.js";
+
+const S = (event, line, frame, set = {}, extra = {}) =>
+  ({ event, line, end: line, fn: frame === 1 ? "f" : "g", frame, depth: frame, stack: 0, out: 0, set, ...extra });
+
+// f binds x at line 2, calls g (frame 2) which binds x too, then changes x at line 4.
+const steps = [
+  S("call", 1, 1, { n: "3" }),       // 0
+  S("line", 2, 1),                   // 1
+  S("line", 3, 1, { x: "1" }),       // 2  x bound by line 2
+  S("call", 7, 2, { x: "'inner'" }), // 3
+  S("line", 8, 2),                   // 4
+  S("return", 8, 2, {}, { ret: "None" }), // 5
+  S("line", 4, 1),                   // 6
+  S("line", 5, 1, { x: "2" }),       // 7  x changed by line 4
+  S("line", 4, 1),                   // 8
+  S("line", 5, 1, { x: "3" }),       // 9
+];
+
+test("history lists one frame's changes with the line that made each", () => {
+  const t = fromSteps(steps);
+  const h = history(t, replay(t), 1, "x");
+  assert.deepEqual([...h.steps], [2, 7, 9]);
+  assert.deepEqual([...h.lines], [2, 4, 4]);
+  assert.deepEqual(h.values, ["1", "2", "3"]);
+  assert.equal(changedAt(h, 1), -1);
+  assert.equal(changedAt(h, 8), 1);
+  const inner = history(t, replay(t), 2, "x");
+  assert.deepEqual([...inner.steps], [3]);
+  assert.deepEqual([...inner.lines], [7]); // bound at the call: the call's own line
+  assert.equal(history(t, replay(t), 1, "missing").steps.length, 0);
+});
+
+test("history of a value changed 100,000 times is indexed once per trace", () => {
+  const many = [S("call", 1, 1)];
+  for (let k = 0; k < 100_000; k++) many.push(S("line", 2 + (k % 2), 1, { i: String(k) }));
+  const t = fromSteps(many);
+  const h = history(t, replay(t), 1, "i");
+  assert.equal(h.steps.length, 100_000);
+  assert.equal(history(t, replay(t), 1, "i"), h);
+  assert.equal(changedAt(h, 50_000), 49_999);
+});
+
+test("watch values fold per frame; logs and errors by step", () => {
+  const t = fromSteps(steps, {
+    probes: {
+      breakpoints: [{ line: 4, condition: "x > 1", hits: null, log: null, steps: [8], error: null },
+        { line: 5, condition: null, hits: null, log: "x={x}", steps: [7, 9], error: "NameError: y" }],
+      log: [7, 1, "x=2", 9, 1, "x=3"],
+      watches: ["x * 2", "y"],
+      watch: [0, 2, 0, { error: "NameError: name 'x' is not defined" }, 1, { error: "NameError: y" },
+        2, 1, 0, "2", 1, 2, 0, "'innerinner'", 1, { error: "NameError: y" }, 4, 1, 0, "4"],
+    },
+  });
+  const p = probeIndex(t);
+  const at1 = p.watchesAt(1);
+  assert.ok(isError(at1[0].value) && !at1[0].changed);
+  assert.deepEqual(p.watchesAt(2).map((w) => [w.value, w.changed]), [["2", true], [{ error: "NameError: y" }, false]]);
+  assert.equal(p.watchesAt(4)[0].value, "'innerinner'");
+  assert.deepEqual(p.watchesAt(6).map((w) => w.value), ["2", { error: "NameError: y" }]);
+  assert.deepEqual(p.watchesAt(7).map((w) => w.value), ["4", { error: "NameError: y" }]);
+  assert.deepEqual(p.logUpTo(6), []);
+  assert.deepEqual(p.logUpTo(8).map((l) => l.text), ["x=2"]);
+  assert.equal(p.logUpTo(-1).length, 2);
+  assert.deepEqual(p.errors(), [{ line: 5, error: "NameError: y" }]);
+  // stepping: line 4 stops only at its recorded step; the logpoint on 5 never stops
+  assert.equal(step(t, END, "debug", [4, 5]), 8);
+  assert.deepEqual(hitIndices(t, [4, 5]), [8]);
+  assert.equal(step(t, 1, "continue", [4]), 8);
+  assert.equal(step(t, 8, "continue", [4]), END);
+  assert.equal(step(t, END, "debug", [2]), 1); // plain breakpoints as before
+});
+
+test("the reader's questions: request, key and URL parameters round trip", () => {
+  const state = new ProbeState();
+  state.setSpec(15, cleanSpec({ condition: " max_calls == 1 ", hits: "2" }));
+  state.setSpec(13, cleanSpec({ log: "n={len(w)} & más" }));
+  state.setSpec(9, cleanSpec({ condition: "" }));
+  assert.equal(state.spec(9), null);
+  assert.ok(state.addWatch("len(history)"));
+  assert.ok(!state.addWatch("len(history)"));
+  assert.deepEqual(state.request(new Set([15])), {
+    breakpoints: [{ line: 15, condition: "max_calls == 1", hits: 2 }], watches: ["len(history)"],
+  });
+  assert.throws(() => cleanSpec({ hits: "0" }), RangeError);
+  assert.throws(() => cleanSpec({ hits: "two" }), RangeError);
+  const hash = state.toParams().join("&");
+  const back = new ProbeState();
+  back.readParams(new URLSearchParams(hash));
+  assert.deepEqual([...back.specs].sort(), [...state.specs].sort());
+  assert.deepEqual(back.watches, ["len(history)"]);
+  assert.equal(back.key(new Set([13, 15])), state.key(new Set([13, 15])));
+  back.readParams(new URLSearchParams("h4=-1&c5=x&w=a&w="));
+  assert.deepEqual([...back.specs], [[5, { condition: "x" }]]);
+  assert.deepEqual(back.watches, ["a"]);
+  back.clear();
+  assert.equal(back.request(new Set([5])), null);
+});

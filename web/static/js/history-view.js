@@ -1,0 +1,126 @@
+// Value history in the page: a history button and "changed at step N" on each
+// variable row, and the open history as a virtualised list (only the rows in view
+// are in the DOM, so a value that changed 100,000 times opens at once).
+
+import { history, changedAt } from "./history.js";
+import { shownStep } from "./watch-panel.js";
+import { text } from "./values.js";
+
+const ROW_PX = 28;   // matches .history-row's height in loopstep.css
+const VIEW_ROWS = 12; // rows visible without scrolling
+const SPARE = 6;     // rows drawn beyond each edge of the view
+
+function el(tag, className, content) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (content !== undefined) node.textContent = content;
+  return node;
+}
+
+/** History buttons and "changed at step N" on the variables pane's rows. */
+export function decorateVariables(block) {
+  const at = shownStep(block);
+  if (at === null) return;
+  const t = block.trace;
+  const i = at < 0 ? t.count - 1 : at;
+  const frame = t.frame(i);
+  const m = block.messages;
+  for (const row of block.root.querySelectorAll('[data-role="variables"] [data-var]')) {
+    const name = row.dataset.var;
+    const line = row.querySelector(".var-line");
+    if (!line || line.querySelector('[data-action="history"]')) continue;
+    const h = history(t, block.replay, frame, name);
+    const k = changedAt(h, i);
+    if (k >= 0) {
+      const note = el("span", "changed-at", m.format("changed_at", { step: h.steps[k] + 1 }));
+      note.dataset.role = "changed-at";
+      line.append(note);
+    }
+    const button = el("button", "history-button", m.get("history"));
+    button.type = "button";
+    button.dataset.action = "history";
+    button.setAttribute("aria-label", m.format("history_of", { name }));
+    line.append(button);
+  }
+}
+
+/** The open history (omni.history), or none. */
+export function renderHistory(omni) {
+  const block = omni.block;
+  let panel = block.root.querySelector('[data-role="history"]');
+  const open = omni.history;
+  if (!open || !block.trace) {
+    panel?.remove();
+    return;
+  }
+  const h = history(block.trace, block.replay, open.frame, open.name);
+  if (!panel || panel.dataset.var !== open.name || panel.historyData !== h) {
+    panel?.remove();
+    panel = buildPanel(omni, h);
+    block.root.querySelector('[data-role="variables"]')?.after(panel);
+  }
+  const at = shownStep(block);
+  const current = at === null ? -1 : changedAt(h, at < 0 ? block.trace.count - 1 : at);
+  panel.currentChange = current;
+  const caption = panel.querySelector(".history-caption");
+  caption.textContent = current >= 0
+    ? block.messages.format("history_current", { name: open.name, step: h.steps[current] + 1, line: h.lines[current] })
+    : block.messages.format("history_unbound", { name: open.name });
+  drawRows(panel, block);
+}
+
+function buildPanel(omni, h) {
+  const m = omni.block.messages;
+  const panel = el("section", "history");
+  panel.dataset.role = "history";
+  panel.dataset.var = h.name;
+  panel.historyData = h;
+  panel.setAttribute("aria-label", m.format("history_of", { name: h.name }));
+  const head = el("div", "history-head");
+  const close = el("button", "history-close", "×");
+  close.type = "button";
+  close.setAttribute("aria-label", m.get("history_close"));
+  close.addEventListener("click", () => omni.closeHistory());
+  head.append(el("h4", "history-title", m.format("history_count", { name: h.name, n: h.steps.length })),
+    close);
+  const viewport = el("div", "history-view");
+  viewport.style.height = `${Math.min(h.steps.length, VIEW_ROWS) * ROW_PX + 2}px`;
+  viewport.tabIndex = -1;
+  const spacer = el("div", "history-spacer");
+  spacer.style.height = `${h.steps.length * ROW_PX}px`;
+  const list = el("ol", "history-rows");
+  spacer.append(list);
+  viewport.append(spacer);
+  viewport.addEventListener("scroll", () => drawRows(panel, omni.block));
+  panel.append(head, el("p", "history-caption"), viewport);
+  return panel;
+}
+
+/** Draw the rows in view (plus a few) at their place in the full list. */
+function drawRows(panel, block) {
+  const h = panel.historyData;
+  const viewport = panel.querySelector(".history-view");
+  const list = panel.querySelector(".history-rows");
+  const first = Math.max(0, Math.floor(viewport.scrollTop / ROW_PX) - SPARE);
+  const last = Math.min(h.steps.length, first + VIEW_ROWS + 2 * SPARE);
+  list.style.top = `${first * ROW_PX}px`;
+  list.start = first + 1;
+  const m = block.messages;
+  const rows = [];
+  for (let k = first; k < last; k++) {
+    const row = el("li", "history-row");
+    const button = el("button", "history-change");
+    button.type = "button";
+    button.dataset.change = String(k);
+    button.dataset.step = String(h.steps[k]);
+    button.dataset.line = String(h.lines[k]);
+    if (k === panel.currentChange) button.setAttribute("aria-current", "true");
+    const value = el("span", "value", text(h.values[k]));
+    value.dataset.role = "value";
+    button.append(el("span", "history-where", m.format("history_where", { step: h.steps[k] + 1, line: h.lines[k] })),
+      value);
+    row.append(button);
+    rows.push(row);
+  }
+  list.replaceChildren(...rows);
+}

@@ -1,0 +1,154 @@
+// Omniscient views of one block: breakpoint details, watches, the log lane and value
+// histories (shared/contract.md, "Omniscient views"). This part is on the critical
+// path and small: it adds the watch and log panes, listens for the reader's input
+// and marks the gutters; the views themselves (omni-views.js) and the breakpoint
+// editor (breakpoint-editor.js) are imported on first use.
+
+import { cleanSpec } from "./probe-state.js";
+
+const views = () => import("./omni-views.js");
+const editor = () => import("./breakpoint-editor.js");
+
+function el(tag, attrs = {}, text) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+export class Omni {
+  constructor(block) {
+    this.block = block;
+    this.root = block.root;
+    this.views = null;
+    this.history = null; // {frame, name} of the open history
+    this.build();
+    this.wire();
+  }
+
+  build() {
+    const m = this.block.messages;
+    const panes = this.root.querySelector(".panes");
+    const id = this.root.id || this.block.symbol;
+    const watchPane = el("section", { class: "pane watch-pane", "aria-labelledby": `${id}-watches` });
+    const form = el("form", { "data-role": "watch", class: "watch-form" });
+    const input = el("input", { name: "expression", type: "text", autocomplete: "off",
+      spellcheck: "false", id: `${id}-watch-input`, placeholder: "len(history)" });
+    form.append(el("label", { for: `${id}-watch-input`, class: "watch-label" }, m.get("watch_add_label")),
+      input, el("button", { type: "submit" }, m.get("watch_add")));
+    watchPane.append(el("h3", { id: `${id}-watches` }, m.get("watches")), form,
+      el("ul", { "data-role": "watches", class: "watches" }));
+    const logPane = el("section", { class: "pane log-pane", "aria-labelledby": `${id}-log` });
+    logPane.append(el("h3", { id: `${id}-log` }, m.get("log_lane")),
+      el("ol", { "data-role": "log", class: "log", "aria-live": "off" }));
+    const errors = el("div", { "data-role": "breakpoint-errors", class: "bp-errors" });
+    this.root.querySelector(".code")?.after(errors);
+    panes?.append(watchPane, logPane);
+  }
+
+  wire() {
+    const root = this.root;
+    root.addEventListener("contextmenu", (event) => {
+      const gutter = event.target.closest?.("button[data-gutter]");
+      if (!gutter || !root.contains(gutter)) return;
+      event.preventDefault();
+      this.openEditor(Number(gutter.dataset.gutter));
+    });
+    root.addEventListener("keydown", (event) => {
+      const gutter = event.target.closest?.("button[data-gutter]");
+      if (!gutter || event.key !== "Enter" || !event.shiftKey) return;
+      event.preventDefault();
+      this.openEditor(Number(gutter.dataset.gutter));
+    });
+    root.addEventListener("submit", (event) => {
+      const form = event.target;
+      if (form.dataset?.role !== "watch") return;
+      event.preventDefault();
+      const input = form.elements.expression;
+      if (this.block.probes.addWatch(input.value)) {
+        input.value = "";
+        this.changed();
+      }
+    });
+    root.addEventListener("click", (event) => {
+      const target = event.target.closest?.("[data-change], button[data-action='history'], button[data-unwatch]");
+      if (!target || !root.contains(target)) return;
+      if (target.dataset.unwatch !== undefined) {
+        if (this.block.probes.removeWatch(target.dataset.unwatch)) this.changed();
+      } else if (target.dataset.change !== undefined) {
+        this.block.seek(Number(target.dataset.step));
+      } else {
+        event.preventDefault(); // inside a <summary>: open the history, not the tree
+        const row = target.closest("[data-var]");
+        this.openHistory(row.dataset.var);
+      }
+    });
+  }
+
+  async openEditor(line) {
+    const { openEditor } = await editor();
+    openEditor(this, line);
+  }
+
+  /** The reader saved the editor's fields for `line` (texts as typed). Throws on a bad hit count. */
+  saveBreakpoint(line, fields) {
+    const spec = cleanSpec(fields);
+    this.block.probes.setSpec(line, spec);
+    if (!this.block.breakpoints.has(line)) this.block.toggleBreakpoint(line);
+    this.changed();
+  }
+
+  removeBreakpoint(line) {
+    this.block.probes.setSpec(line, null);
+    if (this.block.breakpoints.has(line)) this.block.toggleBreakpoint(line);
+    this.changed();
+  }
+
+  openHistory(name) {
+    const i = this.block.index;
+    if (!this.block.trace || i === null) return;
+    const t = this.block.trace;
+    this.history = { frame: t.frame(i < 0 ? t.count - 1 : i), name };
+    this.render();
+  }
+
+  closeHistory() {
+    this.history = null;
+    this.render();
+  }
+
+  /** The questions changed: a shown run is recorded again with them (docs/design.md). */
+  changed() {
+    this.block.askAgain();
+  }
+
+  /** Apply the URL's breakpoint details and watches. */
+  restore(params) {
+    this.block.probes.readParams(params);
+    this.render();
+  }
+
+  render() {
+    const block = this.block;
+    for (const button of this.root.querySelectorAll("button[data-gutter]")) {
+      const spec = block.probes.spec(Number(button.dataset.gutter));
+      const on = spec && block.breakpoints.has(Number(button.dataset.gutter));
+      setData(button, "condition", on ? spec.condition : undefined);
+      setData(button, "hits", on ? spec.hits : undefined);
+      setData(button, "log", on ? spec.log : undefined);
+    }
+    if (!block.trace) this.history = null;
+    if (this.views) this.views.render(this);
+    else if (block.trace || block.probes.watches.length) {
+      views().then((module) => {
+        this.views = module;
+        this.render();
+      });
+    }
+  }
+}
+
+function setData(node, name, value) {
+  if (value === undefined || value === null) delete node.dataset[name];
+  else node.dataset[name] = String(value);
+}

@@ -1,0 +1,105 @@
+// The reader's questions for one block: breakpoint details (condition, hit count,
+// log message) by line, and watch expressions. Pure data, changed by named methods.
+//
+// `request(lines)` is what the recorder is asked (runtime/probes.py) for the set
+// breakpoint lines, or null when there is nothing to ask; `key(lines)` names it, so
+// a trace recorded with other questions is not reused. In the URL (url-state.js):
+//   c15=max_calls == 1   h11=2   l13=calls: {len(warnings)}   w=len(history)  (repeatable)
+
+const FIELDS = { c: "condition", h: "hits", l: "log" };
+
+/** A breakpoint detail from form or URL texts; null when it asks nothing. */
+export function cleanSpec({ condition = "", hits = "", log = "" } = {}) {
+  const spec = {};
+  const c = String(condition ?? "").trim();
+  const l = String(log ?? "").trim();
+  const h = String(hits ?? "").trim();
+  if (c) spec.condition = c;
+  if (l) spec.log = l;
+  if (h) {
+    if (!/^\d+$/.test(h) || Number(h) < 1) throw new RangeError("hits");
+    spec.hits = Number(h);
+  }
+  return Object.keys(spec).length ? spec : null;
+}
+
+export class ProbeState {
+  constructor() {
+    this.specs = new Map(); // line → {condition?, hits?, log?}
+    this.watches = [];
+  }
+
+  spec(line) {
+    return this.specs.get(line) ?? null;
+  }
+
+  /** Set (or, with null, drop) the details of the breakpoint on `line`. */
+  setSpec(line, spec) {
+    if (spec) this.specs.set(line, spec);
+    else this.specs.delete(line);
+  }
+
+  addWatch(text) {
+    const t = String(text ?? "").trim();
+    if (!t || this.watches.includes(t)) return false;
+    this.watches.push(t);
+    return true;
+  }
+
+  removeWatch(text) {
+    const before = this.watches.length;
+    this.watches = this.watches.filter((w) => w !== text);
+    return this.watches.length !== before;
+  }
+
+  clear() {
+    this.specs.clear();
+    this.watches = [];
+  }
+
+  /** {breakpoints, watches} for the recorder, or null when nothing is asked. */
+  request(lines) {
+    const breakpoints = [...this.specs].filter(([line]) => lines.has(line))
+      .sort((a, b) => a[0] - b[0]).map(([line, spec]) => ({ line, ...spec }));
+    if (!breakpoints.length && !this.watches.length) return null;
+    return { breakpoints, watches: [...this.watches] };
+  }
+
+  key(lines) {
+    const asked = this.request(lines);
+    return asked ? JSON.stringify(asked) : "";
+  }
+
+  /** URL parameters ("name=value", encoded) of this state. */
+  toParams() {
+    const out = [];
+    for (const [line, spec] of [...this.specs].sort((a, b) => a[0] - b[0])) {
+      for (const [short, field] of Object.entries(FIELDS)) {
+        if (spec[field] !== undefined) out.push(`${short}${line}=${encodeURIComponent(spec[field])}`);
+      }
+    }
+    for (const w of this.watches) out.push(`w=${encodeURIComponent(w)}`);
+    return out;
+  }
+
+  /** Replace this state with the one in URLSearchParams (bad entries are left out). */
+  readParams(params) {
+    this.clear();
+    const texts = new Map();
+    for (const [name, value] of params) {
+      const m = /^([chl])(\d+)$/.exec(name);
+      if (!m) continue;
+      const line = Number(m[2]);
+      if (!texts.has(line)) texts.set(line, {});
+      texts.get(line)[FIELDS[m[1]]] = value;
+    }
+    for (const [line, fields] of texts) {
+      try {
+        this.setSpec(line, cleanSpec(fields));
+      } catch {
+        // a hit count that is not a positive integer: that breakpoint keeps no details
+      }
+    }
+    for (const w of params.getAll("w")) this.addWatch(w);
+  }
+}

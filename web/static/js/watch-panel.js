@@ -1,0 +1,75 @@
+// The watch panel, the logpoint lane and breakpoint errors of one block, drawn from
+// the recorded answers (probes.js) at the cursor. Data reaches the DOM as text only.
+
+import { END } from "./stepping.js";
+import { probeIndex, isError } from "./probes.js";
+import { text } from "./values.js";
+
+function el(tag, className, content) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (content !== undefined) node.textContent = content;
+  return node;
+}
+
+/** The step whose frame the panes show: the cursor, the last step once finished, or null. */
+export function shownStep(block) {
+  if (!block.trace || block.index === null) return null;
+  return block.index === END ? -1 : block.index;
+}
+
+export function renderWatches(block) {
+  const list = block.root.querySelector('[data-role="watches"]');
+  if (!list) return;
+  const m = block.messages;
+  const at = shownStep(block);
+  const recorded = at !== null && block.trace.probes ? probeIndex(block.trace) : null;
+  const values = new Map((recorded?.watchesAt(at) ?? []).map((w) => [w.expression, w]));
+  const rows = block.probes.watches.map((expression) => {
+    const li = el("li", "watch");
+    li.dataset.watch = expression;
+    const found = values.get(expression);
+    const value = el("span", "value", "");
+    value.dataset.role = "value";
+    if (found && found.value !== undefined) {
+      if (isError(found.value)) {
+        value.textContent = found.value.error;
+        value.classList.add("watch-error");
+        li.dataset.error = "true";
+      } else value.textContent = text(found.value);
+      if (found.changed) li.dataset.changed = "true";
+    }
+    const remove = el("button", "unwatch", "×");
+    remove.type = "button";
+    remove.dataset.unwatch = expression;
+    remove.setAttribute("aria-label", m.format("watch_remove", { expression }));
+    li.append(el("code", "watch-expr", expression), value, remove);
+    return li;
+  });
+  list.replaceChildren(...rows);
+}
+
+export function renderLog(block) {
+  const lane = block.root.querySelector('[data-role="log"]');
+  if (!lane) return;
+  const at = shownStep(block);
+  const lines = at !== null && block.trace.probes ? probeIndex(block.trace).logUpTo(at) : [];
+  lane.replaceChildren(...lines.map((entry) => {
+    const li = el("li", "log-line", entry.text);
+    li.dataset.logLine = String(entry.step);
+    li.title = block.messages.format("log_from", { line: entry.line, step: entry.step + 1 });
+    return li;
+  }));
+}
+
+export function renderErrors(block) {
+  const box = block.root.querySelector('[data-role="breakpoint-errors"]');
+  if (!box) return;
+  const errors = block.trace?.probes ? probeIndex(block.trace).errors() : [];
+  box.replaceChildren(...errors.filter((e) => block.breakpoints.has(e.line)).map((e) => {
+    const p = el("p", "bp-error", block.messages.format("breakpoint_error", e));
+    p.dataset.role = "breakpoint-error";
+    p.dataset.breakpoint = String(e.line);
+    return p;
+  }));
+}
