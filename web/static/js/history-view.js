@@ -3,19 +3,12 @@
 // are in the DOM, so a value that changed 100,000 times opens at once).
 
 import { history, changedAt } from "./history.js";
-import { shownStep } from "./watch-panel.js";
+import { el, shownStep } from "./watch-panel.js";
 import { text } from "./values.js";
 
 const ROW_PX = 28;   // matches .history-row's height in loopstep.css
 const VIEW_ROWS = 12; // rows visible without scrolling
 const SPARE = 6;     // rows drawn beyond each edge of the view
-
-function el(tag, className, content) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (content !== undefined) node.textContent = content;
-  return node;
-}
 
 /** History buttons and "changed at step N" on the variables pane's rows. */
 export function decorateVariables(block) {

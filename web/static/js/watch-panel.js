@@ -5,7 +5,8 @@ import { END } from "./stepping.js";
 import { probeIndex, isError } from "./probes.js";
 import { text } from "./values.js";
 
-function el(tag, className, content) {
+/** An element with a class and text content. */
+export function el(tag, className, content) {
   const node = document.createElement(tag);
   if (className) node.className = className;
   if (content !== undefined) node.textContent = content;
