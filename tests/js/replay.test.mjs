@@ -90,3 +90,23 @@ test("a jump into a million-step trace gives that step's locals", () => {
   }
   assert.equal(r.locals(999_999).get("i"), "999999");
 });
+
+test("a generator keeps its locals across yield and resume, past checkpoints", () => {
+  // frame 1 yields (a "return" step) and is resumed (a "call" step) 300 times, while
+  // frame 2 (its consumer) runs in between; only what changed is recorded.
+  const steps = [{ event: "call", line: 1, fn: "gen", frame: 1, depth: 2, stack: 0, out: 0,
+    set: { script: "'s'", budget: "12" } }];
+  for (let k = 0; k < 300; k++) {
+    steps.push({ event: "line", line: 3, fn: "gen", frame: 1, depth: 2, stack: 0, out: 0, set: { turn: String(k) } });
+    steps.push({ event: "return", line: 4, fn: "gen", frame: 1, depth: 2, stack: 0, out: 0, ret: String(k) });
+    steps.push({ event: "line", line: 9, fn: "use", frame: 2, depth: 1, stack: 0, out: 0, set: { got: String(k) } });
+    steps.push({ event: "call", line: 4, fn: "gen", frame: 1, depth: 2, stack: 0, out: 0 });
+  }
+  const r = replay(fromSteps(steps, { stacks: [[]], stdout: "" }));
+  for (const k of [0, 1, CHECKPOINT, 299]) {
+    const resumed = 4 + 4 * k;
+    assert.deepEqual(Object.fromEntries(r.locals(resumed)), { script: "'s'", budget: "12", turn: String(k) },
+      `after resume ${k}`);
+    assert.deepEqual(Object.fromEntries(r.locals(resumed - 1)), { got: String(k) });
+  }
+});
