@@ -153,6 +153,7 @@ export class AgentView {
       this.draw(this.index);
     });
     this.list = el("ol", "messages");
+    this.list.tabIndex = 0; // it scrolls: keyboard users reach it too
     this.tail = el("div", "response-slot");
     this.panel.append(this.crumbs, this.head, this.unfold, this.list, this.tail);
     this.pane.append(this.panel);
