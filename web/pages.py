@@ -7,6 +7,7 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+from runtime.catalog import CUSTOM
 from runtime.recorder import DEFAULT_MAX_STEPS
 
 from . import assets
@@ -126,6 +127,8 @@ def page_config(lesson, lang: str, view: dict, *, embed: bool = False) -> dict:
                 "lineCount": len(b.text.split("\n")),
                 "presets": [{"name": n, "label": preset_label(lesson, n, lang)} for n in b.presets],
                 "setup": {n: setup_display(lesson, b.symbol, n) for n in b.presets},
+                "entry": b.entry,
+                "customScenario": CUSTOM,
             }
             for b in lesson.blocks
         },

@@ -13,7 +13,8 @@ import { Omni } from "./omni.js";
 
 const STEP_COMMANDS = ["continue", "step-over", "step-into", "step-out", "step-back"];
 const CALL_COMMANDS = ["prev-call", "next-call"]; // shown for runs with model calls
-const COMMANDS = ["debug", "run", ...STEP_COMMANDS, "reset", ...CALL_COMMANDS];
+const WHATIF_COMMANDS = ["edit-setup", "run-custom"]; // handled by whatif.js, loaded on first use
+const COMMANDS = ["debug", "run", ...STEP_COMMANDS, "reset", ...CALL_COMMANDS, ...WHATIF_COMMANDS];
 const RESTING = ["paused", "finished", "error"]; // a run is shown and the cursor rests
 
 // action → states it may start from → resulting state (null: keep the state).
@@ -56,6 +57,9 @@ export class Block {
     this.runToken = 0;
     this.probes = new ProbeState(); // breakpoint details and watches (omni.js)
     this.omni = new Omni(this);
+    this.customSetup = null; // the reader's setup text while scenario "custom" exists
+    this.urlCustom = null;   // that text as the URL carries it (whatif.js)
+    this.whatif = null;      // the what-if controller, once loaded
     this.wire();
     this.render();
   }
@@ -85,6 +89,10 @@ export class Block {
   allows(name) {
     const runtimeFailed = this.failure?.kind === "runtime";
     if (name === "debug" || name === "run") return !runtimeFailed && this.state !== "running";
+    if (name === "edit-setup") return !runtimeFailed && !["idle", "loading"].includes(this.state);
+    if (name === "run-custom") {
+      return !runtimeFailed && this.state !== "running" && Boolean(this.whatif?.editorOpen);
+    }
     if (name === "reset") {
       return !runtimeFailed
         && (this.state === "error" || (this.trace !== null && RESTING.includes(this.state)));
@@ -102,6 +110,7 @@ export class Block {
   /** A toolbar command: debug, run, continue, step-*, reset. */
   command(name) {
     if (!this.allows(name)) return false;
+    if (WHATIF_COMMANDS.includes(name)) return this.loadWhatIf().then((w) => w.command(name));
     if (name === "reset") return this.reset();
     if (name === "debug" || name === "run") return this.start(name);
     if (CALL_COMMANDS.includes(name)) {
@@ -117,19 +126,14 @@ export class Block {
     if (this.failure?.kind === "runtime") return false;
     this.onCursor(this);
     const token = ++this.runToken;
-    const key = `${this.scenario}\n${this.probes.key(this.breakpoints)}`;
-    let trace = this.traces.get(key);
+    let trace = this.traces.get(this.traceKey(this.scenario));
     if (!this.act("record")) return false;
     if (!trace) {
       this.failure = null;
       this.showRun(null);
       this.render();
       try {
-        trace = await this.client.record({
-          lesson: this.lesson, block: this.symbol, scenario: this.scenario,
-          maxSteps: this.client.maxSteps, // the page config's runtime.maxSteps
-          probes: this.probes.request(this.breakpoints) ?? undefined,
-        });
+        trace = await this.traceOf(this.scenario);
       } catch (error) {
         if (token !== this.runToken) return false;
         this.failure = { kind: error.kind ?? "failed", message: error.message };
@@ -138,12 +142,40 @@ export class Block {
         return false;
       }
       if (token !== this.runToken) return false;
-      this.traces.set(key, trace);
     }
     this.showRun(trace);
     const index = seek === null ? nextIndex(trace, END, command, this.breakpoints) : settle(trace, seek);
     this.moveTo(index);
     return true;
+  }
+
+  /** The trace of `scenario` (the custom one: of the current setup text), recorded once. */
+  async traceOf(scenario) {
+    const key = this.traceKey(scenario);
+    if (!this.traces.has(key)) {
+      const custom = scenario === this.config.customScenario;
+      this.traces.set(key, await this.client.record({
+        lesson: this.lesson, block: this.symbol, scenario,
+        maxSteps: this.client.maxSteps, // the page config's runtime.maxSteps
+        probes: this.probes.request(this.breakpoints) ?? undefined,
+        ...(custom ? { setup: this.customSetup } : {}),
+      }));
+    }
+    return this.traces.get(key);
+  }
+
+  traceKey(scenario) {
+    const setup = scenario === this.config.customScenario ? `\n${this.customSetup}` : "";
+    return `${scenario}${setup}\n${this.probes.key(this.breakpoints)}`;
+  }
+
+  /** The what-if controller (custom setup, comparison), loaded on first use. */
+  loadWhatIf() {
+    this.whatifLoading ??= import("./whatif.js").then(({ WhatIf }) => {
+      this.whatif = new WhatIf(this);
+      return this.whatif;
+    });
+    return this.whatifLoading;
   }
 
   showRun(trace) {
@@ -203,6 +235,7 @@ export class Block {
   }
 
   reset() {
+    if (this.scenario === this.config.customScenario) return this.whatif.leaveCustom();
     if (!this.act("reset")) return false;
     this.clearRun();
     return true;
@@ -215,7 +248,8 @@ export class Block {
 
   /** Switch scenario: the run and the breakpoints are reset. */
   setScenario(name) {
-    if (!this.config.presets.some((p) => p.name === name)) return false;
+    const custom = name === this.config.customScenario && this.customSetup !== null;
+    if (!custom && !this.config.presets.some((p) => p.name === name)) return false;
     this.scenario = name;
     this.root.dataset.scenario = name;
     this.root.querySelector(SEL.scenario).value = name;
@@ -304,6 +338,9 @@ export class Block {
     this.root.querySelector(SEL.timeline).addEventListener("input", (event) => {
       this.seek(Number(event.target.value));
     });
+    this.root.querySelector(SEL.compare)?.addEventListener("change", (event) => {
+      this.loadWhatIf().then((w) => w.compare(event.target.value));
+    });
   }
 
   emit(type, detail) {
@@ -348,6 +385,8 @@ export class Block {
     if (f?.kind === "timeout") return m.format("status_worker_restarted", { message: f.message });
     if (f?.kind === "fatal") return m.format("status_runtime_crashed", { message: f.message });
     if (f) return m.format("status_error_detail", { message: f.message });
+    const se = this.trace?.setup_error;
+    if (se) return m.format("status_setup_error", se);
     const e = this.trace?.error;
     if (e) return m.format("status_exception", { type: e.type, message: e.message, line: e.line });
     return m.get("status_error");
@@ -391,5 +430,6 @@ export class Block {
     }, this.messages);
     this.agent?.render(shown ? at : null);
     this.omni.render();
+    this.whatif?.render();
   }
 }

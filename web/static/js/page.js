@@ -111,6 +111,17 @@ class Page {
     const block = this.blocks.find((b) => b.symbol === saved.block);
     if (!block) return;
     this.restoring = true;
+    if (saved.custom) {
+      // the custom setup is decoded asynchronously (setup-url.js): restore the rest after it
+      block.loadWhatIf().then((w) => w.restore(saved.custom))
+        .then(() => this.restoreBlock(block, saved));
+      return;
+    }
+    this.restoreBlock(block, saved);
+  }
+
+  restoreBlock(block, saved) {
+    this.restoring = true;
     if (saved.scenario && saved.scenario !== block.scenario) block.setScenario(saved.scenario);
     block.setBreakpoints(saved.breakpoints);
     block.omni.restore(new URLSearchParams(window.location.hash.replace(/^#/, "")));

@@ -2,11 +2,12 @@
 //
 //   #b=run_subagent&s=limit&bp=15,17&step=12
 //   …&c15=max_calls%20%3D%3D%201&h11=2&l13=…&w=len(history)   (probe-state.js)
+//   #b=run_subagent&s=custom&custom=… (the reader's setup text, compressed: setup-url.js)
 //
 // parse/format are pure; the page writes with history.replaceState so stepping
 // does not fill the history.
 
-/** {block, scenario, breakpoints, step} from a hash (or query) string; null if empty. */
+/** {block, scenario, breakpoints, step, custom} from a hash (or query) string; null if empty. */
 export function parse(fragment) {
   const params = new URLSearchParams(String(fragment ?? "").replace(/^[#?]/, ""));
   const block = params.get("b");
@@ -15,17 +16,18 @@ export function parse(fragment) {
     .map((x) => Number(x)).filter((n) => Number.isInteger(n) && n > 0);
   const stepText = params.get("step");
   const step = stepText !== null && /^\d+$/.test(stepText) ? Number(stepText) : null;
-  return { block, scenario: params.get("s"), breakpoints, step };
+  return { block, scenario: params.get("s"), breakpoints, step, custom: params.get("custom") };
 }
 
 /** The hash for a block's state ("" when nothing is worth keeping). */
-export function format({ block, scenario, breakpoints, step, probes }) {
+export function format({ block, scenario, breakpoints, step, probes, custom }) {
   const parts = [`b=${encodeURIComponent(block)}`];
   if (scenario) parts.push(`s=${encodeURIComponent(scenario)}`);
   const bps = [...(breakpoints ?? [])].sort((a, b) => a - b);
   if (bps.length) parts.push(`bp=${bps.join(",")}`);
   if (step !== null && step !== undefined && step >= 0) parts.push(`step=${step}`);
   parts.push(...(probes ?? []));
+  if (custom) parts.push(`custom=${encodeURIComponent(custom)}`);
   return `#${parts.join("&")}`;
 }
 
@@ -37,6 +39,7 @@ export function stateOf(block) {
     breakpoints: block.breakpoints,
     step: block.hasCursor ? block.index : null,
     probes: block.probes?.toParams(),
+    custom: block.urlCustom,
   };
 }
 

@@ -1,0 +1,214 @@
+// Two runs of one block side by side (contract: "Runs side by side"): the block's run
+// (A, left) and the run chosen to compare (B, right), aligned statement by statement
+// (align.js); the first divergence, with the locals that differ there; two cursors that
+// move together: the block's cursor, and B's step aligned with it. Loaded when a run to
+// compare is chosen. Data reaches the DOM through textContent only.
+
+import { align, stepKeys, rowOf, stepAt, GAP } from "./align.js";
+import { replay } from "./replay.js";
+import { text as valueText } from "./values.js";
+import { END } from "./stepping.js";
+
+const WINDOW = 30; // rows shown on each side of the cursor's row
+
+function el(tag, className, content) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (content !== undefined) node.textContent = content;
+  return node;
+}
+
+export class Comparison {
+  constructor(root, block, messages) {
+    this.root = root;
+    this.block = block;
+    this.messages = messages;
+    this.name = null;
+    this.a = null;
+    this.b = null;
+    this.pinnedB = null; // {a, b}: B's step chosen by a click, while A stays at step a
+    this.token = 0;
+    root.addEventListener("click", (event) => {
+      const target = event.target.closest("button[data-side], [data-role='divergence']");
+      if (target && root.contains(target)) this.pick(target);
+    });
+  }
+
+  label(name) {
+    if (name === this.block.config.customScenario) return this.messages.get("custom_scenario");
+    return this.block.config.presets.find((p) => p.name === name)?.label ?? name;
+  }
+
+  /** Compare the block's run with the run of scenario `name` (recorded when needed). */
+  async show(name) {
+    const token = ++this.token;
+    this.name = name;
+    this.root.hidden = false;
+    this.root.replaceChildren(el("p", "comparison-note", this.messages.get("compare_loading")));
+    try {
+      if (!this.block.trace) await this.block.start("debug");
+      const b = await this.block.traceOf(name);
+      if (token !== this.token) return;
+      this.b = b;
+      this.bReplay = replay(b);
+      this.a = null;
+      this.update();
+    } catch (error) {
+      if (token !== this.token) return;
+      this.root.replaceChildren(el("p", "comparison-note",
+        this.messages.format("compare_failed", { message: error.message })));
+    }
+  }
+
+  /** Follow the block: a new run of A re-aligns; a moved cursor moves B's. */
+  update() {
+    if (!this.b) return;
+    const trace = this.block.trace;
+    if (!trace) {
+      this.a = null;
+      this.root.replaceChildren(el("p", "comparison-note", this.messages.get("comparison_hint")));
+      return;
+    }
+    if (trace !== this.a) this.setRuns(trace);
+    this.renderRows();
+  }
+
+  setRuns(a) {
+    this.a = a;
+    this.aReplay = this.block.replay ?? replay(a);
+    this.rows = align(stepKeys(a), stepKeys(this.b));
+    this.rowOfA = rowOf(this.rows.a, a.count);
+    this.rowOfB = rowOf(this.rows.b, this.b.count);
+    this.pinnedB = null;
+    const head = el("h3", "comparison-title",
+      `${this.messages.get("comparison")}: ${this.label(this.block.scenario)} ↔ ${this.label(this.name)}`);
+    this.table = el("table", "comparison-rows");
+    const header = el("tr");
+    header.append(el("th", "", this.label(this.block.scenario)), el("th", "", this.label(this.name)));
+    const thead = el("thead");
+    thead.append(header);
+    this.body = el("tbody");
+    this.table.append(thead, this.body);
+    this.root.replaceChildren(head, ...this.divergenceParts(), this.table);
+  }
+
+  /** The divergence marker and the locals that differ there, or a note that there is none. */
+  divergenceParts() {
+    const k = this.rows.divergence;
+    if (k < 0) return [el("p", "comparison-same", this.messages.get("comparison_same"))];
+    const next = (side, count) => {
+      for (let r = k; r < this.rows.length; r++) if (side[r] !== GAP) return side[r];
+      return count;
+    };
+    const stepA = next(this.rows.a, this.a.count);
+    const stepB = next(this.rows.b, this.b.count);
+    const line = (trace, step) => (step < trace.count ? String(trace.line(step)) : "");
+    const marker = el("button", "divergence");
+    marker.type = "button";
+    marker.dataset.role = "divergence";
+    Object.assign(marker.dataset, { stepA, stepB, lineA: line(this.a, stepA), lineB: line(this.b, stepB) });
+    const end = this.messages.get("divergence_end");
+    marker.textContent = this.messages.format("divergence", {
+      stepA: stepA < this.a.count ? stepA + 1 : end, lineA: line(this.a, stepA) || end,
+      stepB: stepB < this.b.count ? stepB + 1 : end, lineB: line(this.b, stepB) || end,
+    });
+    this.divergence = { row: k, stepA, stepB };
+    return [marker, this.diffList(stepA, stepB)];
+  }
+
+  /**
+   * Locals that differ at the divergence: compared in the frames at the shallower of
+   * the two steps' depths (the deeper side's enclosing frame, as it was at that step).
+   */
+  diffList(stepA, stepB) {
+    const box = el("div", "comparison-diff");
+    box.dataset.role = "diff";
+    box.append(el("h4", "", this.messages.get("diff_title")));
+    const at = (trace, step) => Math.min(step, trace.count - 1);
+    let i = at(this.a, stepA);
+    let j = at(this.b, stepB);
+    if (i < 0 || j < 0) return box;
+    const depth = Math.min(this.a.depth(i), this.b.depth(j));
+    while (i > 0 && this.a.depth(i) > depth) i--;
+    while (j > 0 && this.b.depth(j) > depth) j--;
+    const la = this.aReplay.locals(i);
+    const lb = this.bReplay.locals(j);
+    const names = [...new Set([...la.keys(), ...lb.keys()])];
+    const differing = names.filter((n) => JSON.stringify(la.get(n)) !== JSON.stringify(lb.get(n)));
+    const unbound = this.messages.get("unbound");
+    const shown = (map, n) => (map.has(n) ? valueText(map.get(n)) : unbound);
+    const list = el("dl", "diff-vars");
+    for (const name of differing) {
+      const row = el("div", "diff-var");
+      row.dataset.var = name;
+      row.append(el("dt", "var-name", name), el("dd", "diff-a", shown(la, name)),
+        el("dd", "diff-b", shown(lb, name)));
+      list.append(row);
+    }
+    if (differing.length) box.append(list);
+    else box.append(el("p", "", this.messages.get("diff_none")));
+    return box;
+  }
+
+  /** The cursors' row: the block's step (its last when finished) and B's aligned step. */
+  cursors() {
+    const index = this.block.index;
+    const aStep = index === null ? null : index === END ? this.a.count - 1 : index;
+    if (aStep === null || aStep < 0) return { row: Math.max(0, this.rows.divergence), a: null, b: null };
+    const row = this.rowOfA[aStep];
+    const b = this.pinnedB?.a === aStep ? this.pinnedB.b : stepAt(this.rows.b, row);
+    return { row, a: aStep, b };
+  }
+
+  renderRows() {
+    const { row, a, b } = this.cursors();
+    const from = Math.max(0, row - WINDOW);
+    const to = Math.min(this.rows.length, row + WINDOW + 1);
+    const rows = [];
+    for (let k = from; k < to; k++) {
+      const tr = el("tr");
+      if (k === this.divergence?.row) tr.dataset.diverges = "true";
+      tr.append(this.cell("a", this.rows.a[k], k, a), this.cell("b", this.rows.b[k], k, b));
+      rows.push(tr);
+    }
+    this.body.replaceChildren(...rows);
+  }
+
+  cell(side, step, row, cursor) {
+    const td = el("td");
+    if (step === GAP) return td;
+    const trace = side === "a" ? this.a : this.b;
+    const line = trace.line(step);
+    const source = this.block.root.querySelector(`[data-line="${line}"]`)?.textContent ?? "";
+    const button = el("button", "comparison-step");
+    button.type = "button";
+    Object.assign(button.dataset, { side, step, row, srcLine: line });
+    button.setAttribute("aria-label", this.messages.format("compare_step", {
+      side: this.messages.get(`compare_side_${side}`), step: step + 1, line,
+    }));
+    if (step === cursor) button.setAttribute("aria-current", "true");
+    button.append(el("span", "step-no", String(step + 1)), el("span", "line-no", String(line)),
+      el("code", "step-src", source.trim()));
+    td.append(button);
+    return td;
+  }
+
+  /** A click on either side (or on the divergence): both cursors go to aligned steps. */
+  pick(target) {
+    let aStep;
+    let bStep;
+    if (target.dataset.role === "divergence") {
+      aStep = Math.min(this.divergence.stepA, this.a.count - 1);
+      bStep = Math.min(this.divergence.stepB, this.b.count - 1);
+    } else {
+      const row = Number(target.dataset.row);
+      const step = Number(target.dataset.step);
+      aStep = target.dataset.side === "a" ? step : stepAt(this.rows.a, row);
+      bStep = target.dataset.side === "b" ? step : stepAt(this.rows.b, row);
+    }
+    if (aStep < 0) return;
+    this.pinnedB = { a: aStep, b: bStep };
+    this.block.moveTo(aStep);
+    this.root.querySelector(`button[data-side="${target.dataset.side ?? "a"}"][aria-current="true"]`)?.focus();
+  }
+}

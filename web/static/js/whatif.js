@@ -1,0 +1,172 @@
+// What if: one block's custom setup — the editor, running it as scenario "custom", its
+// errors, Reset back to the presets, the URL — and the choice of a run to compare.
+// block.js loads this on first use; the editor (setup-editor.js, CodeMirror) and the
+// comparison view (comparison.js) load on theirs. The setup text goes to the worker
+// and into the URL fragment, never to the server.
+
+import { SEL } from "./selectors.js";
+import { encodeSetup, decodeSetup } from "./setup-url.js";
+
+export class WhatIf {
+  constructor(block) {
+    this.block = block;
+    this.root = block.root;
+    this.messages = block.messages;
+    this.custom = block.config.customScenario;
+    this.base = null;        // the preset the custom setup started from
+    this.editor = null;
+    this.editorLoading = null;
+    this.editorFor = null;   // the scenario whose setup the editor was given
+    this.shownError = null;  // the setup error marked in the editor
+    this.urlError = null;    // a custom setup in the URL that could not be read
+    this.panel = this.root.querySelector(SEL.setupEditor);
+    this.toggle = this.root.querySelector('button[data-action="edit-setup"]');
+    this.errorNote = this.root.querySelector(SEL.setupError);
+    this.comparison = null;  // the comparison view, once a run to compare is chosen
+  }
+
+  get editorOpen() {
+    return !this.panel.hidden;
+  }
+
+  command(name) {
+    if (name === "edit-setup") return this.toggleEditor();
+    if (name === "run-custom") return this.runCustom();
+    return false;
+  }
+
+  /** The setup program of preset `name`: what the setup panel shows, without the entry. */
+  presetSetup(name) {
+    const shown = this.block.config.setup[name];
+    const entry = this.block.config.entry;
+    return shown.endsWith(entry) ? shown.slice(0, shown.length - entry.length) : shown;
+  }
+
+  async toggleEditor() {
+    const open = !this.editorOpen;
+    this.panel.hidden = !open;
+    this.toggle.setAttribute("aria-expanded", String(open));
+    this.block.render();
+    if (!open) return true;
+    const editor = await this.ensureEditor();
+    this.block.render();
+    editor.focus();
+    return true;
+  }
+
+  ensureEditor() {
+    this.editorLoading ??= import("./setup-editor.js").then(({ createEditor }) => {
+      const scenario = this.block.scenario;
+      return createEditor(this.root.querySelector(SEL.setupHost), {
+        text: this.block.customSetup ?? this.presetSetup(scenario),
+        label: this.messages.get("setup_text"),
+        onRun: () => this.block.command("run-custom"),
+      }).then((editor) => {
+        this.editor = editor;
+        this.editorFor = scenario;
+        return editor;
+      });
+    });
+    return this.editorLoading;
+  }
+
+  /** Run the block with the editor's text as scenario "custom". */
+  async runCustom() {
+    const editor = await this.ensureEditor();
+    await this.useCustom(editor.text);
+    return this.block.start("debug");
+  }
+
+  /** Make `text` the block's custom setup and select scenario "custom"; breakpoints stay. */
+  async useCustom(text) {
+    const block = this.block;
+    const encoded = await encodeSetup(text);
+    if (block.scenario !== this.custom) this.base = block.scenario;
+    block.customSetup = text;
+    block.urlCustom = encoded;
+    this.urlError = null;
+    this.showOption(true);
+    const breakpoints = [...block.breakpoints];
+    block.setScenario(this.custom);
+    block.setBreakpoints(breakpoints);
+    this.editorFor = this.custom;
+  }
+
+  /** Reset while the custom setup is selected: back to the preset it started from. */
+  leaveCustom() {
+    const block = this.block;
+    block.customSetup = null;
+    block.urlCustom = null;
+    this.showOption(false);
+    block.setScenario(this.base ?? block.config.presets[0].name);
+    return true;
+  }
+
+  /** The custom setup from the URL (its encoded text); a bad one is reported, not run. */
+  async restore(encoded) {
+    try {
+      const text = await decodeSetup(encoded);
+      this.base = this.block.scenario;
+      this.block.customSetup = text;
+      this.block.urlCustom = encoded;
+      this.showOption(true);
+    } catch (error) {
+      this.urlError = this.messages.format("setup_url_error", { message: error.message });
+      this.render();
+    }
+  }
+
+  /** The "custom" option of the scenario and compare pickers, while a custom setup exists. */
+  showOption(present) {
+    for (const select of [this.root.querySelector(SEL.scenario), this.root.querySelector(SEL.compare)]) {
+      const option = [...select.options].find((o) => o.value === this.custom);
+      if (present && !option) select.append(new Option(this.messages.get("custom_scenario"), this.custom));
+      if (!present && option) {
+        const chosen = select.value === this.custom;
+        option.remove();
+        if (chosen && select.dataset.role === "compare") {
+          select.value = "";
+          this.compare("");
+        }
+      }
+    }
+  }
+
+  /** Choose the run to compare with ("" for none). */
+  async compare(name) {
+    const view = this.root.querySelector(SEL.comparison);
+    if (!name) {
+      view.hidden = true;
+      view.replaceChildren();
+      this.comparison = null;
+      return;
+    }
+    const { Comparison } = await import("./comparison.js");
+    this.comparison ??= new Comparison(view, this.block, this.messages);
+    await this.comparison.show(name);
+  }
+
+  /** Follow the block: the setup error, the setup panel, the editor's text, the comparison. */
+  render() {
+    const block = this.block;
+    const error = block.trace?.setup_error ?? null;
+    const note = error ? this.messages.format("setup_error", error) : this.urlError;
+    this.errorNote.hidden = !note;
+    this.errorNote.textContent = note ?? "";
+    if (block.scenario === this.custom) {
+      const code = this.root.querySelector(SEL.setupCode);
+      const text = block.customSetup + block.config.entry;
+      if (code.textContent !== text) code.textContent = text;
+    }
+    if (this.editor) {
+      if (block.scenario !== this.custom && this.editorFor !== block.scenario) {
+        this.editor.setText(this.presetSetup(block.scenario));
+        this.editorFor = block.scenario;
+      }
+      const marked = this.editorFor === this.custom ? error : null;
+      if (marked !== this.shownError) this.editor.showError(marked);
+      this.shownError = marked;
+    }
+    this.comparison?.update();
+  }
+}
