@@ -1,5 +1,7 @@
 """The custom scenario: a block run with the reader's own setup text (runtime/custom.py)."""
 
+import re
+
 import pytest
 
 from runtime import wire
@@ -91,3 +93,16 @@ def test_setup_text_and_scenario_must_agree():
         record("s06", "child_tools", "normal", setup="x = 1\n")
     with pytest.raises(ValueError, match="longer than"):
         record("s06", "child_tools", CUSTOM, setup="#" * 100_001)
+
+
+def test_the_page_agrees_with_the_recorder_and_the_vendored_editor():
+    from pathlib import Path
+
+    from runtime import custom
+    from web import assets
+    js = Path(__file__).resolve().parent.parent / "web" / "static" / "js"
+    limit = re.search(r"MAX_SETUP_CHARS = ([\d_]+);", (js / "setup-url.js").read_text())
+    assert int(limit.group(1).replace("_", "")) == custom.MAX_SETUP_CHARS
+    editor = (js / "setup-editor.js").read_text()
+    assert f'"../../vendor/{assets.CODEMIRROR_DIR.name}/codemirror.mjs"' in editor
+    assert (assets.CODEMIRROR_DIR / "codemirror.mjs").is_file()

@@ -36,6 +36,23 @@ def edit(text_box, old: str, new: str) -> str:
     return edited
 
 
+def run_broken_setup(page, server_url, site_kind, old: str, new: str, error_type: str):
+    """Run run_subagent with `old` replaced by `new` in its setup; the error names the
+    first line that changed. Returns the block, the setup-error element and that line."""
+    open_lesson(page, server_url, site_kind)
+    b = block(page, "run_subagent")
+    wait_ready(b)
+    edited = edit(open_editor(b), old, new)
+    line = next(n for n, (x, y) in enumerate(zip(edited.split("\n"), NORMAL_SETUP.split("\n")), 1)
+                if x != y)
+    press(b, "run-custom")
+    error = b.locator('[data-role="setup-error"]')
+    expect(error).to_be_visible(timeout=BOOT_TIMEOUT)
+    expect(error).to_contain_text(error_type)
+    expect(error).to_contain_text(f"{line}")
+    return b, error, line
+
+
 def requests_of(page) -> list[tuple[str, str, str]]:
     seen = []
     page.on("request", lambda r: seen.append((r.url, repr(r.headers), r.post_data or "")))
@@ -82,16 +99,8 @@ def test_custom_setup_runs_comes_back_from_the_url_and_never_reaches_the_server(
 
 
 def test_a_syntax_error_shows_its_line_and_reset_restores_the_presets(page, server_url, site_kind):
-    open_lesson(page, server_url, site_kind)
-    b = block(page, "run_subagent")
-    wait_ready(b)
-    edited = edit(open_editor(b), "if index<2:", "if index<2")
-    line = edited.split("\n").index("    if index<2") + 1
-    press(b, "run-custom")
-    error = b.locator('[data-role="setup-error"]')
-    expect(error).to_be_visible(timeout=BOOT_TIMEOUT)
-    expect(error).to_contain_text("SyntaxError")
-    expect(error).to_contain_text(str(line))
+    b, error, line = run_broken_setup(page, server_url, site_kind, "if index<2:", "if index<2",
+                                      "SyntaxError")
     expect(b).to_have_attribute("data-state", "error")
     expect(b.locator('[data-role="status"]')).to_contain_text(str(line))
     # the block stays usable: the editor still edits, every run button still works
@@ -118,15 +127,8 @@ def test_a_syntax_error_shows_its_line_and_reset_restores_the_presets(page, serv
 
 def test_an_error_raised_on_a_setup_line_names_it_and_a_bad_url_loses_nothing(
         page, server_url, site_kind):
-    open_lesson(page, server_url, site_kind)
-    b = block(page, "run_subagent")
-    wait_ready(b)
-    edited = edit(open_editor(b), 'QUESTION="', 'tools = undefined_name\nQUESTION="')
-    line = edited.split("\n").index("tools = undefined_name") + 1
-    press(b, "run-custom")
-    error = b.locator('[data-role="setup-error"]')
-    expect(error).to_contain_text(f"{line}", timeout=BOOT_TIMEOUT)
-    expect(error).to_contain_text("NameError")
+    b, _, line = run_broken_setup(page, server_url, site_kind, 'QUESTION="',
+                                  'tools = undefined_name\nQUESTION="', "NameError")
     expect(b.locator('[data-role="output"]')).to_contain_text(f'File "s06/setup.py", line {line}')
 
     url = page.url.split("#")[0] + "#b=run_subagent&s=custom&custom=not-a-setup"
