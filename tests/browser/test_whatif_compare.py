@@ -1,7 +1,6 @@
 """Two runs of a block side by side (contract: "Runs side by side"), in real Chromium.
 
-The expected divergence comes from the recorded 3.14 golden traces (the same Python as
-the page's Pyodide): the end of the common prefix of the two step sequences by (depth,
+The expected divergence comes from the golden traces (the same for every Python): the end of the common prefix of the two step sequences by (depth,
 line, event), and the locals that differ there in the frames at the shallower depth.
 """
 from __future__ import annotations
@@ -17,7 +16,7 @@ from playwright.sync_api import expect
 from page_helpers import BOOT_TIMEOUT, block, current_lines, open_lesson, run_to_end, wait_ready
 
 TESTS = Path(__file__).resolve().parent.parent
-GOLDEN = TESTS / "golden" / "3.14"
+GOLDEN = TESTS / "golden"
 _spec = importlib.util.spec_from_file_location("loopstep_facts", TESTS / "facts.py")
 facts = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(facts)
