@@ -26,6 +26,28 @@ class StopRecording(BaseException):
 
 _RETURN_OPS = frozenset(dis.opmap[name] for name in
                         ("RETURN_VALUE", "RETURN_CONST", "YIELD_VALUE") if name in dis.opmap)
+_YIELD = dis.opmap["YIELD_VALUE"]
+_yield_points = {}
+
+
+def _returns(frame, raised):
+    """Whether settrace's "return" event in ``frame`` is a return or a yield, not an
+    exception leaving it. ``raised``: an "exception" event came in this activation with
+    no "line" event since. A yield stands at YIELD_VALUE (3.13 reports the instruction
+    after it); an exception thrown in at a yield (``throw()``, ``close()``) leaves from
+    there too, right after its "exception" event."""
+    lasti = frame.f_lasti
+    if lasti < 0:
+        return True
+    code = frame.f_code
+    points = _yield_points.get(code)
+    if points is None:
+        points = _yield_points[code] = frozenset(
+            offset for ins in dis.get_instructions(code) if ins.opcode == _YIELD
+            for offset in (ins.offset, ins.offset + 2))
+    if lasti in points:
+        return not raised
+    return code.co_code[lasti] in _RETURN_OPS
 
 
 class MonitoringBackend:
@@ -266,18 +288,21 @@ class SettraceBackend:
 
         on_line, on_jump = d.on_line, d.on_jump
 
+        raised = {}   # frames with an "exception" event and no "line" event since
+
         def local(frame, event, arg):
             try:
                 if event == "line":
+                    if raised:
+                        raised.pop(frame, None)
                     on_line(frame, frame.f_lineno)
                 elif event == "return":
-                    code = frame.f_code
-                    lasti = frame.f_lasti
-                    if lasti >= 0 and code.co_code[lasti] not in _RETURN_OPS:
-                        d.on_unwind(frame, None)
-                    else:
+                    if _returns(frame, raised.pop(frame, False)):
                         d.on_return(frame, arg)
+                    else:
+                        d.on_unwind(frame, None)
                 elif event == "exception":
+                    raised[frame] = True
                     d.on_exception(frame, arg[1])
                 elif event == "opcode":
                     on_jump(frame)
@@ -289,6 +314,7 @@ class SettraceBackend:
 
         def global_(frame, event, arg):
             if event == "call" and frame.f_code in targets:
+                raised.pop(frame, None)
                 if frame.f_code in self.opcode_codes:
                     frame.f_trace_opcodes = True
                 try:

@@ -23,8 +23,23 @@ from runtime.names import hidden
 from runtime.values import encode
 
 _INLINED = ("<listcomp>", "<dictcomp>", "<setcomp>")
-_RETURNS = {dis.opmap[name] for name in ("RETURN_VALUE", "RETURN_CONST", "YIELD_VALUE")
-            if name in dis.opmap}
+_RETURNS = {"RETURN_VALUE", "RETURN_CONST"}
+
+
+def _left_by_exception(frame, previous):
+    """Whether settrace's "return" event leaves ``frame`` by an exception. Returns stand
+    at RETURN_VALUE/RETURN_CONST; yields at YIELD_VALUE or (3.13) the instruction after
+    it, where an exception thrown in by throw()/close() leaves too, right after its
+    "exception" event (``previous``: the frame's previous event)."""
+    ops = list(dis.get_instructions(frame.f_code))
+    at = next((k for k, ins in enumerate(ops) if ins.offset == frame.f_lasti), None)
+    if at is None:
+        return True   # inside a call's inline cache (3.12): the call raised
+    if ops[at].opname in _RETURNS:
+        return False
+    if ops[at].opname == "YIELD_VALUE" or (at and ops[at - 1].opname == "YIELD_VALUE"):
+        return previous == "exception"
+    return True
 
 
 def _nested(code):
@@ -63,6 +78,7 @@ def observe(lesson_id, symbol, scenario, roots):
     output = io.StringIO()
     events = []
     ids = {}
+    previous = {}   # frame → its previous event
 
     def snapshot(frame, event, arg):
         ident = ids.setdefault(frame, len(ids) + 1)
@@ -77,14 +93,15 @@ def observe(lesson_id, symbol, scenario, roots):
         events.append(entry)
 
     def local(frame, event, arg):
-        if event == "return" and frame.f_lasti >= 0 \
-                and frame.f_code.co_code[frame.f_lasti] not in _RETURNS:
+        if event == "return" and _left_by_exception(frame, previous.get(frame)):
             event = "unwind"
+        previous[frame] = event
         snapshot(frame, event, arg)
         return local
 
     def calls(frame, event, arg):
         if frame.f_code in targets:
+            previous[frame] = "call"
             snapshot(frame, "call", arg)
             return local
         return None
