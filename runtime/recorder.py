@@ -99,6 +99,14 @@ def _run(codes, builder, backend, program_files, capture=None):
         pass
     except (KeyboardInterrupt, LessonError):   # LessonError: a declared callable is missing
         raise
+    except SystemExit as exc:   # sys.exit(): the program ends as in CPython, no traceback
+        if not builder.stopped:
+            code = exc.code
+            shown = "" if code is None or isinstance(code, int) else f"{code}\n"
+            if code in (None, 0):   # a successful exit is no error of the displayed function
+                builder.error = None
+                return "finished", None, shown, None
+            return "finished", f"SystemExit: {code}", shown, None
     except BaseException as exc:
         if not builder.stopped:
             builder.escaped(exc)

@@ -65,6 +65,12 @@ def _message(exc):
         return f"<{type(exc).__qualname__}>"
 
 
+def _exited(exc, output):
+    """sys.exit(): CPython prints a non-integer exit code to stderr, nothing else."""
+    if exc.code is not None and not isinstance(exc.code, int):
+        print(exc.code, file=output)
+
+
 def observe(lesson_id, symbol, scenario, roots):
     """{"events": [EVENT, …], "stdout", "error"}: EVENT = {"frame", "event", "line",
     "locals": [[name, VALUE], …], "out": characters printed so far, "ret"?, "exc"?}.
@@ -115,6 +121,8 @@ def observe(lesson_id, symbol, scenario, roots):
         sys.settrace(calls)
         for code in codes:
             exec(code, namespace)
+    except SystemExit as exc:
+        _exited(exc, output)
     except Exception as exc:
         error = {"type": type(exc).__name__, "message": _message(exc)}
     finally:
@@ -141,6 +149,8 @@ def plain_run(lesson_id, symbol, scenario, roots):
     try:
         for p in programs:
             exec(compile(p.text, p.path, "exec", dont_inherit=True), namespace)
+    except SystemExit as exc:
+        _exited(exc, output)
     except Exception as exc:
         # the traceback from the programs' own frames on (this function's frame left out)
         output.write("".join(traceback.format_exception(

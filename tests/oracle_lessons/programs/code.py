@@ -1,4 +1,5 @@
 import random
+import sys
 
 
 class InsufficientFunds(Exception):
@@ -95,3 +96,19 @@ def matrix(n):
     transposed = [list(row) for row in zip(*grid)]
     diagonal = [grid[k][k] for k in range(n)]
     return transposed, diagonal
+
+
+def quits(limit):
+    for n in range(10):
+        print("working on", n)
+        if n == limit:
+            sys.exit(f"stopping at {n}")
+    return "never"
+
+
+def finish_early(items):
+    for item in items:
+        if item is None:
+            print("nothing more to do")
+            sys.exit()
+        print("item", item)
