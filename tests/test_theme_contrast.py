@@ -14,7 +14,7 @@ TEXT = ["fg", "muted", "accent", "ok-text", "warn-text", "error", "faded", "brea
         *(f"ansi-{n}" for n in range(16))]
 SURFACES = ["panel", "bg", "code-bg"]
 PAIRS = [
-    *((t, s) for t in TEXT if t != "break" for s in SURFACES),
+    *((t, s) for t in TEXT for s in SURFACES),
     *((t, "current") for t in ["fg", "muted", "faded"] + [t for t in TEXT if t.startswith("hl-")]),
     ("fg", "changed"), ("error", "error-soft"), ("on-accent", "accent"), ("on-accent", "muted"),
     ("fg", "control-bg"), ("warn-text", "panel"),

@@ -9,10 +9,10 @@ from runtime.catalog import load_lessons
 
 try:
     from .axe_audit import assert_no_violations
-    from .page_helpers import BOOT_TIMEOUT, run_to_end
+    from .page_helpers import BOOT_TIMEOUT, pause_at, run_to_end
 except ImportError:
     from axe_audit import assert_no_violations
-    from page_helpers import BOOT_TIMEOUT, run_to_end
+    from page_helpers import BOOT_TIMEOUT, pause_at, run_to_end
 
 LESSONS = load_lessons()
 SCHEMES = ["light", "dark"]
@@ -90,3 +90,26 @@ def test_the_audit_finds_what_it_should(page, server_url, site_kind):
     }""")
     with pytest.raises(AssertionError, match=re.compile(r"color-contrast[\s\S]*button-name|button-name[\s\S]*color-contrast")):
         assert_no_violations(page, "a page with two planted faults")
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("lang", LANGS)
+def test_open_panels(page, server_url, site_kind, lang, scheme):
+    """The reader's own panels open: watches (a value and an error), a variable's history,
+    and the breakpoint editor."""
+    open_page(page, server_url, site_kind, "/lessons/s06", lang, scheme)
+    b = page.locator('[data-loopstep-block="s06/run_subagent"]')
+    expect(b).to_have_attribute("data-state", "ready", timeout=BOOT_TIMEOUT)
+    pause_at(b, 17)  # return outcome
+    form = b.locator('form[data-role="watch"]')
+    for expression in ("len(restricted)", "no_such_name"):
+        form.locator('input[name="expression"]').fill(expression)
+        form.locator('input[name="expression"]').press("Enter")
+        expect(b.locator(f'[data-role="watches"] [data-watch="{expression}"] [data-role="value"]')).not_to_be_empty()
+    b.locator('[data-var="outcome"] button[data-action="history"]').click()
+    expect(b.locator('[data-role="history"] [data-change]').first).to_be_visible()
+    gutter = b.locator('button[data-gutter="15"]')
+    gutter.focus()
+    gutter.press("Shift+Enter")
+    expect(b.locator('form[data-role="breakpoint-editor"]')).to_be_visible()
+    assert_no_violations(page, f"/lessons/s06 ({lang}, {scheme}), panels open")

@@ -36,7 +36,7 @@ def test_step_over_run_loop_lands_on_return_with_the_outcome(page, server_url, s
     expect(b.locator('[data-var="outcome"]')).to_have_attribute("data-changed", "true")
 
     # the dict is expandable: its keys appear as tree items
-    b.locator('[data-var="outcome"] > summary').click()
+    b.locator('[data-var="outcome"] > details > summary').click()
     expect(b.locator('[data-var="outcome"] .tree-key').first).to_be_visible()
 
 

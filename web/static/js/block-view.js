@@ -62,10 +62,12 @@ function row(name, value, changed, messages, data) {
   const nameEl = el("span", "var-name", name);
   let node;
   if (tree) {
-    node = el("details", "var");
+    node = el("div", "var"); // the row holds the tree and, beside it, the row's own buttons
+    const details = el("details", "var-tree");
     const summary = el("summary", "var-line");
     summary.append(nameEl, valueEl);
-    node.append(summary, tree);
+    details.append(summary, tree);
+    node.append(details);
   } else {
     node = el("div", "var");
     const line = el("div", "var-line");

@@ -20,8 +20,9 @@ export function decorateVariables(block) {
   const m = block.messages;
   for (const row of block.root.querySelectorAll('[data-role="variables"] [data-var]')) {
     const name = row.dataset.var;
-    const line = row.querySelector(".var-line");
-    if (!line || line.querySelector('[data-action="history"]')) continue;
+    // a plain row's line, or the row itself beside a value tree: never inside its <summary>
+    const line = row.querySelector(":scope > .var-line") ?? row;
+    if (line.querySelector('[data-action="history"]')) continue;
     const h = history(t, block.replay, frame, name);
     const k = changedAt(h, i);
     if (k >= 0) {

@@ -30,7 +30,7 @@ export class Omni {
     const m = this.block.messages;
     const panes = this.root.querySelector(".panes");
     const id = this.root.id || this.block.symbol;
-    const watchPane = el("section", { class: "pane watch-pane", "aria-labelledby": `${id}-watches` });
+    const watchPane = el("section", { class: "pane watch-pane", role: "group", "aria-labelledby": `${id}-watches` });
     const form = el("form", { "data-role": "watch", class: "watch-form" });
     const input = el("input", { name: "expression", type: "text", autocomplete: "off",
       spellcheck: "false", id: `${id}-watch-input`, placeholder: "len(history)" });
@@ -38,7 +38,7 @@ export class Omni {
       input, el("button", { type: "submit" }, m.get("watch_add")));
     watchPane.append(el("h3", { id: `${id}-watches` }, m.get("watches")), form,
       el("ul", { "data-role": "watches", class: "watches" }));
-    const logPane = el("section", { class: "pane log-pane", "aria-labelledby": `${id}-log` });
+    const logPane = el("section", { class: "pane log-pane", role: "group", "aria-labelledby": `${id}-log` });
     logPane.append(el("h3", { id: `${id}-log` }, m.get("log_lane")),
       el("ol", { "data-role": "log", class: "log", "aria-live": "off" }));
     const errors = el("div", { "data-role": "breakpoint-errors", class: "bp-errors" });
