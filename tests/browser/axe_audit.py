@@ -19,18 +19,19 @@ def _source() -> str:
     return AXE_JS.read_text(encoding="utf-8")
 
 
-def violations(page_or_frame) -> list[dict]:
-    """axe's violations of the page as it is now (each: id, impact, help, nodes' targets)."""
+def violations(page_or_frame, within: str | None = None) -> list[dict]:
+    """axe's violations of the page as it is now (each: id, impact, help, nodes' targets);
+    `within`: a CSS selector of the part of the page to audit (default: all of it)."""
     if not page_or_frame.evaluate("() => typeof window.axe === 'object'"):
         page_or_frame.evaluate(_source())
     return page_or_frame.evaluate(
-        """async (tags) => {
-            const result = await axe.run(document, {
+        """async ([tags, within]) => {
+            const result = await axe.run(within ? document.querySelector(within) : document, {
                 runOnly: { type: "tag", values: tags }, resultTypes: ["violations"] });
             return result.violations.map((v) => ({
                 id: v.id, impact: v.impact, help: v.help,
                 nodes: v.nodes.map((n) => [n.target.join(" "), n.failureSummary]) }));
-        }""", TAGS)
+        }""", [TAGS, within])
 
 
 def report(found: list[dict]) -> str:
@@ -41,6 +42,6 @@ def report(found: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def assert_no_violations(page_or_frame, where: str) -> None:
-    found = violations(page_or_frame)
+def assert_no_violations(page_or_frame, where: str, within: str | None = None) -> None:
+    found = violations(page_or_frame, within)
     assert not found, f"axe violations on {where}:\n{report(found)}"

@@ -86,19 +86,19 @@ def test_normal_against_limit_marks_the_divergence_and_the_locals_that_differ(
     expect(b_cursor).to_have_attribute("data-step", str(step_b))
 
     # clicking a step of the right run moves the block's cursor to the aligned step
-    earlier = comparison.locator('button[data-side="b"][data-step="3"]')
+    earlier = comparison.locator('button[data-side="b"][data-step="10"]')
     earlier.click()
-    expect(b_cursor).to_have_attribute("data-step", "3")
-    expect(a_cursor).to_have_attribute("data-step", "3")
-    expect(b.locator('input[data-role="timeline"]')).to_have_value("3")
+    expect(b_cursor).to_have_attribute("data-step", "10")
+    expect(a_cursor).to_have_attribute("data-step", "10")
+    expect(b.locator('input[data-role="timeline"]')).to_have_value("10")
     # and stepping the block moves the right run's cursor along
     b.locator('button[data-action="step-into"]').click()
-    expect(a_cursor).to_have_attribute("data-step", "4")
-    expect(b_cursor).to_have_attribute("data-step", "4")
+    expect(a_cursor).to_have_attribute("data-step", "11")
+    expect(b_cursor).to_have_attribute("data-step", "11")
     # a step of the left run
-    comparison.locator('button[data-side="a"][data-step="2"]').click()
-    expect(b.locator('input[data-role="timeline"]')).to_have_value("2")
-    expect(b_cursor).to_have_attribute("data-step", "2")
+    comparison.locator('button[data-side="a"][data-step="5"]').click()
+    expect(b.locator('input[data-role="timeline"]')).to_have_value("5")
+    expect(b_cursor).to_have_attribute("data-step", "5")
 
 
 def test_normal_against_normal_has_no_divergence(page, server_url, site_kind):

@@ -9,7 +9,7 @@ import { replay } from "./replay.js";
 import { text as valueText } from "./values.js";
 import { END } from "./stepping.js";
 
-const WINDOW = 30; // rows shown on each side of the cursor's row
+const WINDOW = 12; // rows shown on each side of the cursor's row
 
 function el(tag, className, content) {
   const node = document.createElement(tag);
@@ -183,9 +183,9 @@ export class Comparison {
     const button = el("button", "comparison-step");
     button.type = "button";
     Object.assign(button.dataset, { side, step, row, srcLine: line });
-    button.setAttribute("aria-label", this.messages.format("compare_step", {
+    button.title = this.messages.format("compare_step", {
       side: this.messages.get(`compare_side_${side}`), step: step + 1, line,
-    }));
+    });
     if (step === cursor) button.setAttribute("aria-current", "true");
     button.append(el("span", "step-no", String(step + 1)), el("span", "line-no", String(line)),
       el("code", "step-src", source.trim()));

@@ -11,7 +11,8 @@ function theme(cm) {
     "&": { color: "var(--fg)", backgroundColor: "var(--panel)", border: "1px solid var(--control-edge)",
       borderRadius: "4px", fontSize: "0.9rem" },
     "&.cm-focused": { outline: "2px solid var(--accent)", outlineOffset: "1px" },
-    ".cm-scroller": { fontFamily: "var(--mono)", maxHeight: "24rem", overflow: "auto" },
+    // no scrolling box of its own (lines wrap, the page scrolls): nothing to reach by keyboard
+    ".cm-scroller": { fontFamily: "var(--mono)" },
     ".cm-content": { caretColor: "var(--fg)" },
     ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--fg)" },
     ".cm-gutters": { color: "var(--muted)", backgroundColor: "var(--code-bg)", borderRight: "1px solid var(--line)" },
@@ -57,6 +58,7 @@ export async function createEditor(host, { text, label, onRun }) {
       doc: text,
       extensions: [
         cm.basicSetup,
+        cm.EditorView.lineWrapping,
         cm.python(),
         cm.indentUnit.of("    "),
         cm.keymap.of([cm.indentWithTab, { key: "Mod-Enter", run: () => { onRun(); return true; } }]),
