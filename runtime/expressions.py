@@ -46,6 +46,7 @@ READ_ONLY_METHODS = {
     float: frozenset(("is_integer",)),
 }
 _PURE = {id(getattr(builtins, name)): getattr(builtins, name) for name in PURE_BUILTINS}
+_PINNED = {f"{CALL}_{name}": getattr(builtins, name) for name in PURE_BUILTINS}
 _TAKES_KEY = frozenset(id(getattr(builtins, name)) for name in ("max", "min", "sorted"))
 
 _ALLOWED = (ast.Expression, ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.IfExp, ast.Dict,
@@ -86,13 +87,24 @@ def _is_target(tree, node):
 
 
 class _Guarded(ast.NodeTransformer):
-    """``f(a, k=b)`` → ``__loopstep_call(f, a, k=b)``: every call is checked as it runs."""
+    """``f(a, k=b)`` → ``__loopstep_call(f, a, k=b)``: every call is checked as it runs.
+
+    A call of a pure builtin by its name without keywords takes a fast path when the
+    name is that builtin: ``len(x)`` → ``len(x) if len is __loopstep_len else
+    __loopstep_call(len, x)`` (``pins`` gives the ``__loopstep_call_len`` names)."""
 
     def visit_Call(self, node):
         self.generic_visit(node)
         guard = ast.Name(id=CALL, ctx=ast.Load())
-        return ast.copy_location(ast.Call(func=guard, args=[node.func] + node.args,
-                                          keywords=node.keywords), node)
+        checked = ast.copy_location(ast.Call(func=guard, args=[node.func] + node.args,
+                                             keywords=node.keywords), node)
+        func = node.func
+        if not (isinstance(func, ast.Name) and func.id in PURE_BUILTINS and not node.keywords):
+            return checked
+        pinned = ast.Name(id=f"{CALL}_{func.id}", ctx=ast.Load())
+        same = ast.Compare(left=ast.Name(id=func.id, ctx=ast.Load()), ops=[ast.Is()],
+                           comparators=[pinned])
+        return ast.copy_location(ast.IfExp(test=same, body=node, orelse=checked), node)
 
 
 def _name(func):
@@ -123,12 +135,13 @@ class Compiled:
     """A checked expression: ``code`` for ``eval``; ``nested``: it has a comprehension
     scope, whose free names are looked up as globals (so it needs the locals merged in)."""
 
-    __slots__ = ("text", "code", "nested")
+    __slots__ = ("text", "code", "nested", "tree")
 
-    def __init__(self, text, code, nested):
+    def __init__(self, text, code, nested, tree=None):
         self.text = text
         self.code = code
         self.nested = nested
+        self.tree = tree
 
 
 def compile_expression(text, filename="<expression>"):
@@ -139,7 +152,27 @@ def compile_expression(text, filename="<expression>"):
     _check(tree)
     nested = any(isinstance(node, _NESTED) for node in ast.walk(tree))
     tree = ast.fix_missing_locations(_Guarded().visit(tree))
-    return Compiled(text, compile(tree, filename, "eval", dont_inherit=True), nested)
+    return Compiled(text, compile(tree, filename, "eval", dont_inherit=True), nested, tree)
+
+
+def pins(compiled):
+    """The names an evaluation scope holds besides the frame's locals, for these
+    Compiled expressions: the guard and the builtins their fast paths compare with."""
+    names = {CALL: guard}
+    for c in compiled:
+        if c.tree is not None:
+            names.update((node.id, _PINNED[node.id]) for node in ast.walk(c.tree)
+                         if isinstance(node, ast.Name) and node.id in _PINNED)
+    return names
+
+
+def compile_tuple(compiled, filename="<expressions>"):
+    """One Compiled expression whose value is the tuple of the values of ``compiled``
+    (all checked already): one ``eval`` per step instead of one per expression."""
+    tree = ast.Expression(body=ast.Tuple(elts=[c.tree.body for c in compiled], ctx=ast.Load()))
+    tree = ast.fix_missing_locations(tree)
+    return Compiled("", compile(tree, filename, "eval", dont_inherit=True),
+                    any(c.nested for c in compiled))
 
 
 def error_text(exc):

@@ -24,7 +24,7 @@ import reprlib
 import sys
 
 from . import expressions
-from .expressions import Refused, compile_expression, error_text, template_parts
+from .expressions import Refused, compile_expression, compile_tuple, error_text, template_parts
 from .steps import _OWN_LINE, encode_fast
 from .values import IMMUTABLE_SCALARS, MAX_CHARS
 
@@ -126,11 +126,16 @@ class Probes:
             raise ValueError("probes: breakpoints must be a list, watches a list of texts")
         self.breakpoints = [Breakpoint(k, b, line_count) for k, b in enumerate(bps)]
         self.watches = [_compile(w) for w in watches]
+        ok = [w for w in self.watches if not isinstance(w, _Failed)]
+        self.batch = compile_tuple(ok) if len(ok) > 1 else None
+        self.batched = [not isinstance(w, _Failed) for w in self.watches]
         self.by_span = {}
         self.log = []        # [step, breakpoint index, text, …]
         self.watch = []      # [step, [watch id, VALUE, …], …] where a watch changed
         self.previous = {}   # frame id → [(object, VALUE) per watch]
-        self.guard = expressions.guard
+        asked = [w for w in self.watches] + [b.condition for b in self.breakpoints if b.condition]
+        asked += [p for b in self.breakpoints for p in (b.parts or ()) if not isinstance(p, str)]
+        self.pinned = expressions.pins([c for c in asked if not isinstance(c, _Failed)])
         self.scope = None
         self.merged = None
 
@@ -151,7 +156,7 @@ class Probes:
             return None, compiled.error
         if self.scope is None:
             self.scope = dict(frame.f_locals)
-            self.scope[expressions.CALL] = self.guard
+            self.scope.update(self.pinned)
         scope = self.scope
         if compiled.nested:
             if self.merged is None:
@@ -223,8 +228,15 @@ class Probes:
         if previous is None:
             previous = self.previous[state.fid] = [(_MISSING, None)] * len(self.watches)
         changed = None
+        values = None
+        if self.batch is not None:   # all at once; one by one only when one of them raises
+            values, error = self._eval(self.batch, frame)
+            values = iter(values) if error is None else None
         for k, compiled in enumerate(self.watches):
-            value, error = self._eval(compiled, frame)
+            if values is not None and self.batched[k]:
+                value, error = next(values), None
+            else:
+                value, error = self._eval(compiled, frame)
             old_value, old = previous[k]
             if error is not None:
                 encoded = {"error": error}

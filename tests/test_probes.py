@@ -67,8 +67,8 @@ def test_refused_expressions(text):
     with pytest.raises(expressions.Refused):
         code = expressions.compile_expression(text)
         eval(code.code, {"__builtins__": __builtins__},
-             {expressions.CALL: expressions.guard, "restricted": {}, "tools": {"read_file": 1},
-              "task": "t", "ask": lambda *a: a})
+             {**expressions.pins([code]), "restricted": {}, "tools": {"read_file": 1},
+              "task": "t", "ask": lambda *a: a, "open": lambda *a: a})
 
 
 @pytest.mark.parametrize("text, value", [
@@ -79,7 +79,7 @@ def test_refused_expressions(text):
 ])
 def test_allowed_expressions(text, value):
     code = expressions.compile_expression(text)
-    scope = {expressions.CALL: expressions.guard, "history": ["ab", "xyz"], "d": {"a": 1, "b": 2}}
+    scope = {**expressions.pins([code]), "history": ["ab", "xyz"], "d": {"a": 1, "b": 2}}
     glob = {**scope} if code.nested else {}
     assert eval(code.code, glob, scope) == value
 
@@ -136,3 +136,13 @@ def test_evaluation_never_reaches_the_output(tmp_path):
     assert probed["stdout"] == plain["stdout"]
     assert "program\n" in plain["stdout"]
     assert probed["probes"]["log"][2::3] == ["item is Loud()"]
+
+
+def test_a_shadowed_builtin_is_not_called():
+    """``len`` bound to a program function in the frame goes through the guard and is refused."""
+    code = expressions.compile_expression("len(tools)")
+    called = []
+    scope = {**expressions.pins([code]), "tools": {}, "len": lambda x: called.append(x)}
+    with pytest.raises(expressions.Refused):
+        eval(code.code, {}, scope)
+    assert called == []
