@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import probes_bench
+
 NOTES = Path(__file__).parent / "notes.md"
 
 MB = 1_000_000
@@ -118,6 +120,7 @@ def rows(results: dict) -> list[tuple[str, str, str, str]]:
                     "≤ 50 ms median; ≤ 16 ms p95", "not measured"))
     out += _align_rows(results.get("align"))
     out += _caps_rows(results.get("caps")) + _replay_rows(results.get("replay"))
+    out += probes_bench.rows(results.get("probes"))
     return out
 
 
@@ -224,6 +227,7 @@ Node {m['node']}; Pyodide {m['pyodide']}.
   steps of a synthetic 1,000,000-step trace, against applying every step's bindings
   from step 0.
 
+{probes_bench.DESCRIPTION}
 Raw numbers: `bench/results.json`.
 
 {NOTES.read_text() if NOTES.is_file() else ""}"""

@@ -38,12 +38,13 @@ sys.path.insert(0, str(HERE))
 
 import browser  # noqa: E402
 import measures  # noqa: E402
+import probes_bench  # noqa: E402
 import report  # noqa: E402
 
 LOAD_PATHS = ["/lessons/s06", "/api/lessons/s06/blocks/run_subagent/presets/normal",
               "/vendor/pyodide-314.0.8/pyodide.asm.wasm"]
 FULL_STEPS = 1_100_000
-SECTIONS = ("boot", "trace", "cpython", "load", "ui", "align", "caps", "replay")
+SECTIONS = ("boot", "trace", "cpython", "load", "ui", "align", "caps", "replay", "probes")
 
 
 def free_port() -> int:
@@ -158,6 +159,10 @@ def main(argv: list[str] | None = None) -> int:
                 results["trace"] = trace_section(pw, base, max_steps, 1 if args.quick else 3)
             if "ui" in only:
                 results["ui"] = browser.measure_ui(pw, base, args.quick)
+            if "probes" in only:
+                print("probes and value history ...", flush=True)
+                results["probes"] = probes_bench.section(pw, base, max_steps,
+                                                         2 if args.quick else 3)
         if "cpython" in only:
             print("CPython overhead ...", flush=True)
             results["cpython"] = measures.cpython_overhead(max_steps, 1 if args.quick else 3)
