@@ -1,12 +1,12 @@
 """Where the boot time goes: the lesson page against the bare boot.js page, side by side.
 
-    python bench/breakdown.py [--rounds 5] [--trace DIR]
+    python bench/breakdown.py [--rounds 5] [--pages lesson,boot.js,stock] [--trace DIR]
 
-Cold loads (a fresh profile each), alternating /lessons/s06 and /bench/fast.html (and
-the stock page for the ratio); from each load: the `loopstep:*` performance marks of
+`make bench` runs it as its "breakdown" section (bench/run.py). Cold loads (a fresh
+profile each), alternating /lessons/s06 and /bench/fast.html; from each load: the `loopstep:*` performance marks of
 the page and its worker (on the page's timeline, ms since navigation start), the
 navigation milestones, first contentful paint, and when each script, style and Python
-file arrived. Prints medians per milestone and writes bench/breakdown.json.
+file arrived. Prints medians per milestone.
 
 --trace DIR also records one Chromium trace (CDP Tracing) per page into DIR and adds,
 per thread (page main thread, Python worker), the busy time between navigation and ready
@@ -18,6 +18,7 @@ import argparse
 import json
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -25,7 +26,6 @@ HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
 
 import browser  # noqa: E402
-import run  # noqa: E402
 import tracing  # noqa: E402
 
 PAGES = {"lesson": "/lessons/s06", "boot.js": "/bench/fast.html", "stock": "/bench/stock.html"}
@@ -91,9 +91,6 @@ def summarise(samples: list[dict]) -> dict:
             "start": median_of(samples, lambda s: _res(s, key, "start")),
             "end": median_of(samples, lambda s: _res(s, key, "end")),
             "bytes": r["bytes"]}
-    threads = [s["threads"] for s in samples if "threads" in s]
-    if threads:
-        out["threads"] = threads[0]
     return out
 
 
@@ -115,36 +112,89 @@ def show(name: str, data: dict) -> None:
         print(f"   thread {thread}: " + ", ".join(f"{k} {v:.0f}" for k, v in kinds.items()))
 
 
+def measure(pw, base: str, rounds: int, names=("lesson", "boot.js"),
+            trace_dir: Path | None = None) -> dict:
+    """Cold loads alternating `names`, `rounds` times; then, with `trace_dir`, one more
+    traced load of each (not in the medians: tracing slows the page down)."""
+    samples = {name: [] for name in names}
+    for i in range(rounds):
+        for name in names:
+            with browser.profile(pw) as context:
+                samples[name].append(load(context, base, name))
+        print(f"  breakdown round {i + 1}: " + ", ".join(
+            f"{n} {samples[n][-1]['ready']:.0f} ms" for n in names), flush=True)
+    result = {name: summarise(rows) for name, rows in samples.items()}
+    if trace_dir:
+        trace_dir.mkdir(parents=True, exist_ok=True)
+        for name in names:
+            with browser.profile(pw) as context:
+                result[name]["threads"] = load(context, base, name, trace_dir)["threads"]
+    result["rounds"] = rounds
+    return result
+
+
+MILESTONES = (
+    ("nav", "responseEnd", "document received"),
+    ("marks", "early-evaluated", "early boot script evaluated (lesson page only)"),
+    ("marks", "boot-asked", "worker created, asked to boot"),
+    ("marks", "worker:evaluated", "worker script evaluated"),
+    ("marks", "worker:pyodide-imported", "pyodide.mjs imported"),
+    ("marks", "boot:manifest-checked", "boot set checked (boot.json, SHA256SUMS)"),
+    ("paint", "first-contentful-paint", "first contentful paint"),
+    ("marks", "page-started", "page script started (lesson page only)"),
+    ("marks", "worker:pyodide-booted", "Pyodide booted (trimmed or snapshot)"),
+    ("marks", "worker:files-written", "recorder and lesson files written"),
+    ("marks", "worker:recorder-imported", "runtime.recorder imported"),
+    ("marks", "ready", "ready on the page"),
+)
+
+
+def markdown(result: dict) -> str:
+    """The milestone table (medians, ms since navigation start) and the traced busy time."""
+    lesson, bare = result["lesson"], result["boot.js"]
+    lines = [f"Cold, medians of {result['rounds']} loads each, alternating; ms since navigation "
+             "start (`bench/breakdown.py`).", "",
+             "| milestone | lesson page | boot.js page | lesson − boot.js |", "|---|---|---|---|"]
+    for group, key, label in MILESTONES:
+        a, b = lesson[group].get(key), bare[group].get(key)
+        cell = lambda v: "–" if v is None else f"{v:.0f}"  # noqa: E731
+        diff = f"{a - b:+.0f}" if a is not None and b is not None else ""
+        lines.append(f"| {label} | {cell(a)} | {cell(b)} | {diff} |")
+    traced = [(name, thread, kinds) for name in ("lesson", "boot.js")
+              for thread, kinds in result[name].get("threads", {}).items()]
+    if traced:
+        kinds = ("busy (all tasks)", "script", "style+layout", "paint", "html")
+        lines += ["", "One traced cold load per page (Chromium trace, CDP `Tracing`): ms of work "
+                  "per thread from navigation start to ready, outermost events only.", "",
+                  "| page | thread | " + " | ".join(kinds) + " |",
+                  "|---|---|" + "---|" * len(kinds)]
+        for name, thread, row in traced:
+            lines.append(f"| {name} | {thread} | " +
+                         " | ".join(f"{row.get(k, 0):.0f}" for k in kinds) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--pages", default="stock,lesson,boot.js")
+    parser.add_argument("--pages", default="lesson,boot.js")
     parser.add_argument("--trace", type=Path, help="write one Chromium trace per page here")
-    parser.add_argument("--out", type=Path, default=HERE / "breakdown.json")
+    parser.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) /
+                        "loopstep-breakdown.json")
     args = parser.parse_args(argv)
-    names = args.pages.split(",")
+    names = tuple(args.pages.split(","))
     from playwright.sync_api import sync_playwright
 
+    import run  # the bench server
+
     port = run.free_port()
-    base = f"http://127.0.0.1:{port}"
     server = run.start_server(port)
-    samples = {name: [] for name in names}
     try:
         with sync_playwright() as pw:
-            for i in range(args.rounds):
-                for name in names:
-                    with browser.profile(pw) as context:
-                        trace = args.trace if (args.trace and i == args.rounds - 1) else None
-                        if trace:
-                            trace.mkdir(parents=True, exist_ok=True)
-                        samples[name].append(load(context, base, name, trace))
-                print(f"round {i + 1}: " + ", ".join(
-                    f"{n} {samples[n][-1]['ready']:.0f}" for n in names), flush=True)
+            result = measure(pw, f"http://127.0.0.1:{port}", args.rounds, names, args.trace)
     finally:
         server.terminate()
         server.wait(timeout=30)
-    result = {name: summarise(rows) for name, rows in samples.items()}
-    result["samples_ready"] = {n: [round(s["ready"]) for s in rows] for n, rows in samples.items()}
     args.out.write_text(json.dumps(result, indent=1) + "\n")
     for name in names:
         show(name, result[name])

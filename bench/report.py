@@ -8,6 +8,7 @@ import probes_bench
 NOTES = Path(__file__).parent / "notes.md"
 
 MB = 1_000_000
+LESSON_GOAL = 0.45  # the lesson page's ready time ÷ the stock boot's, cold and warm
 
 
 def _ms(s):
@@ -37,15 +38,16 @@ def rows(results: dict) -> list[tuple[str, str, str, str]]:
             stock = b["stock.html"]
             out.append((f"boot, {mode}: stock Pyodide (bare page)", _ms(stock["ms"]), "", ""))
             for name, label in (("lesson", "the s06 lesson page, until its runtime is ready"),
-                                ("fast.html", "boot.js default (snapshot if cached)"),
+                                ("fast.html", "boot.js default (the snapshot)"),
                                 ("snapshot.html", "boot.js, always the snapshot"),
                                 ("trimmed.html", "boot.js, never the snapshot")):
                 if name not in b:
                     continue
                 v = b[name]
+                goal = LESSON_GOAL if name == "lesson" else 0.6
                 out.append((f"boot, {mode}: {label}; path {', '.join(v['paths'])}; "
                             "ready to record", f"{_ms(v['ms'])} = **{v['ratio']:.2f}×** stock",
-                            "≤ 0.6× stock", _met(v["ratio"] <= 0.6)))
+                            f"≤ {goal}× stock", _met(v["ratio"] <= goal)))
             if "fast-hints.html" in b:
                 h, base = b["fast-hints.html"], b["snapshot.html"]
                 out.append((f"boot, {mode}: always the snapshot + preload hints in the document",
@@ -169,6 +171,14 @@ def _ms1(s):
     return f"{s['median']:.1f} ms ({s['min']:.1f}–{s['max']:.1f})"
 
 
+def _breakdown(result: dict | None) -> str:
+    if not result:
+        return ""
+    import breakdown  # bench/ is on sys.path when run.py writes the document
+
+    return "\n## Where the lesson page's boot time goes\n\n" + breakdown.markdown(result)
+
+
 def table(results: dict) -> str:
     lines = ["| measure | value: median (min–max) | target | verdict |", "|---|---|---|---|"]
     lines += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows(results)]
@@ -203,8 +213,9 @@ Node {m['node']}; Pyodide {m['pyodide']}.
 - **boot**: milliseconds from navigation start to the worker's "ready" message, in
   headless Chromium against the real server on 127.0.0.1. *Stock* is a bare page whose
   module worker only runs `loadPyodide` from `/vendor/pyodide-314.0.8/`. *boot.js* is a
-  page whose module worker boots through `web/static/js/boot.js` (default: the memory snapshot when cached, else the
-  trimmed `.pyc` standard library from `/vendor/loopstep-boot-314.0.8/`), writes the
+  page whose module worker boots through `web/static/js/boot.js` (default: the memory
+  snapshot, stored as a delta against the wasm's data segments, with the trimmed `.pyc`
+  standard library from `/vendor/loopstep-boot-314.0.8/` loaded on first need), writes the
   recorder and lesson files and imports `runtime.recorder`, i.e. it is ready to record.
   *Cold*: a fresh browser profile for every load. *Warm*: one persistent profile, after
   two unmeasured visits.
@@ -229,5 +240,5 @@ Node {m['node']}; Pyodide {m['pyodide']}.
 
 {probes_bench.DESCRIPTION}
 Raw numbers: `bench/results.json`.
-
+{_breakdown(results.get("breakdown"))}
 {NOTES.read_text() if NOTES.is_file() else ""}"""

@@ -1,6 +1,6 @@
 """Side-by-side benchmarks of loopstep against the stock Pyodide boot, in one run.
 
-    python bench/run.py [--quick] [--only boot,trace,cpython,load]
+    python bench/run.py [--quick] [--only boot,breakdown,trace,cpython,load,ui,align]
 
 Starts the real server (bench/serve.py: `server.main(["serve", ...])` plus the bench
 pages) and headless Chromium (LOOPSTEP_CHROMIUM or /usr/bin/chromium), then measures,
@@ -17,6 +17,8 @@ alternating A/B, medians with min/max:
      against the textbook O(N·M) longest-common-subsequence table;
   7. caps: how soon the step and event caps stop a loop that never ends (CPython);
   8. replay: jumps into a million-step trace vs rebuilding the locals from step 0 (Node).
+  9. breakdown: where the lesson page's boot time goes against the boot.js page, milestone
+     by milestone, and per thread from a Chromium trace (bench/breakdown.py).
 Writes bench/results.json and docs/performance.md; with --only, the sections not measured
 are kept from the previous bench/results.json (and named as such in the document).
 """
@@ -27,6 +29,7 @@ import json
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -36,6 +39,7 @@ HERE = Path(__file__).parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
+import breakdown  # noqa: E402
 import browser  # noqa: E402
 import measures  # noqa: E402
 import probes_bench  # noqa: E402
@@ -44,7 +48,8 @@ import report  # noqa: E402
 LOAD_PATHS = ["/lessons/s06", "/api/lessons/s06/blocks/run_subagent/presets/normal",
               "/vendor/pyodide-314.0.8/pyodide.asm.wasm"]
 FULL_STEPS = 1_100_000
-SECTIONS = ("boot", "trace", "cpython", "load", "ui", "align", "caps", "replay", "probes")
+SECTIONS = ("boot", "breakdown", "trace", "cpython", "load", "ui", "align", "caps", "replay",
+            "probes")
 
 
 def free_port() -> int:
@@ -154,6 +159,11 @@ def main(argv: list[str] | None = None) -> int:
             if "boot" in only:
                 print("boot A/B (cold, warm) ...", flush=True)
                 results["boot"] = boot_section(pw, base, rounds, not args.no_hints)
+            if "breakdown" in only:
+                print("boot breakdown: the lesson page against the boot.js page ...", flush=True)
+                with tempfile.TemporaryDirectory(prefix="loopstep-trace-") as traces:
+                    results["breakdown"] = breakdown.measure(pw, base, rounds,
+                                                             trace_dir=Path(traces))
             if "trace" in only:
                 print(f"long trace ({max_steps} steps) in the browser ...", flush=True)
                 results["trace"] = trace_section(pw, base, max_steps, 1 if args.quick else 3)
