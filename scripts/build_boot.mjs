@@ -2,7 +2,10 @@
 //   python_stdlib.zip  the standard library trimmed to what the lessons and the recorder
 //                      import (plus a margin), precompiled to .pyc by Pyodide's CPython
 //   snapshot.bin       a memory snapshot of a booted Pyodide with those modules imported
-//                      (a private Pyodide API, tied to the exact build: see boot.json)
+//                      (a private Pyodide API, tied to the exact build: see boot.json),
+//                      stored XOR the wasm's data segments (web/static/js/snapshot-delta.js)
+//   empty.zip          an empty zip that stands in for python_stdlib.zip after a snapshot
+//                      restore until an import needs the real one (boot.js)
 //   boot.json          versions and sha256 of everything the fast path must match
 //   *.br, *.gz, SHA256SUMS
 //
@@ -26,6 +29,10 @@ const LESSON_ROOTS = [
   [path.join(ROOT, "bench", "lessons")],
 ];
 const quiet = { stdout: () => {}, stderr: () => {} };
+const { xorDataSegments } = await import(
+  pathToFileURL(path.join(ROOT, "web", "static", "js", "snapshot-delta.js")).href);
+// An empty zip: only the end-of-central-directory record.
+const EMPTY_ZIP = Uint8Array.from([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)]);
 
 const sha256 = (data) => createHash("sha256").update(data).digest("hex");
 
@@ -145,9 +152,13 @@ async function main(argv) {
     rmSync(modulesPath);
     if (child.status !== 0) throw new Error(`snapshot failed:\n${child.stderr}`);
     const { failed } = JSON.parse(child.stdout);
-    const bytes = readFileSync(path.join(out, "snapshot.bin"));
-    snapshot = { file: "snapshot.bin", size: bytes.length, sha256: sha256(bytes), failed };
-    files.push("snapshot.bin");
+    const bytes = xorDataSegments(new Uint8Array(readFileSync(path.join(out, "snapshot.bin"))),
+      new Uint8Array(wasm));
+    writeFileSync(path.join(out, "snapshot.bin"), bytes);
+    snapshot = { file: "snapshot.bin", size: bytes.length, sha256: sha256(bytes),
+      encoding: "xor-data-segments", failed };
+    writeFileSync(path.join(out, "empty.zip"), EMPTY_ZIP);
+    files.push("snapshot.bin", "empty.zip");
   }
   const stockZip = readFileSync(INDEX + "python_stdlib.zip");
   const boot = {
@@ -159,6 +170,8 @@ async function main(argv) {
     stdlib: { file: "python_stdlib.zip", size: zip.length, sha256: sha256(zip),
       files: manifest.files },
     snapshot,
+    // Stands in for the trimmed zip after a snapshot restore, until an import needs it.
+    placeholder: snapshot ? "empty.zip" : null,
     // Stdlib modules only in the stock zip: importing one makes boot.js load it.
     lazy: manifest.lazy,
     preimported: modules,

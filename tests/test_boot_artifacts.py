@@ -15,7 +15,7 @@ import pytest
 from web import assets
 
 BOOT_DIR = assets.VENDOR_DIR / f"loopstep-boot-{assets.PYODIDE_VERSION}"
-FILES = ("boot.json", "python_stdlib.zip", "snapshot.bin")
+FILES = ("boot.json", "empty.zip", "python_stdlib.zip", "snapshot.bin")
 
 
 def sums(folder: Path) -> dict[str, str]:
@@ -66,6 +66,22 @@ def test_manifest_describes_the_files(manifest):
         assert path.stat().st_size == entry["size"]
         assert sha256(path) == entry["sha256"]
     assert manifest["snapshot"]["failed"] == []
+
+
+def test_snapshot_is_stored_as_a_delta_against_the_wasm(manifest):
+    """The static-data part of the stored memory is XOR the wasm's data segments: mostly
+    zeros (web/static/js/snapshot-delta.js; boot.js decodes it, tests/node/boot_check.mjs
+    restores it)."""
+    assert manifest["snapshot"]["encoding"] == "xor-data-segments"
+    data = (BOOT_DIR / "snapshot.bin").read_bytes()
+    offset = int.from_bytes(data[4:8], "little")
+    static = data[offset + 1024:offset + 1024 + 400_000]   # the first data segment's range
+    assert static.count(0) > 0.95 * len(static)
+
+
+def test_the_placeholder_is_an_empty_zip(manifest):
+    path = BOOT_DIR / manifest["placeholder"]
+    assert zipfile.ZipFile(path).namelist() == []
 
 
 def pyodide_constant(pattern: str, file: str) -> str:

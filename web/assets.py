@@ -108,10 +108,14 @@ def asset(path: Path, accept_encoding: str, *, immutable: bool) -> Asset:
 
 def boot_sizes() -> dict[str, int]:
     """Uncompressed size of each file a first boot fetches, for the page's progress bar:
-    the stock boot set, with the fast boot's trimmed standard library in place of the
-    stock one (boot.js falls back to the stock files when the fast way fails)."""
+    the stock boot set, with the fast boot's files in place of the stock standard
+    library: the snapshot when the boot set has one (boot.js's default path), else the
+    trimmed standard library (boot.js falls back to the stock files when it must)."""
     sizes = {name: (PYODIDE_DIR / name).stat().st_size for name in BOOT_FILES}
     for name in ("python_stdlib.zip", "boot.json"):
         if (BOOT_DIR / name).is_file():
             sizes[name] = (BOOT_DIR / name).stat().st_size
+    if (BOOT_DIR / "snapshot.bin").is_file():
+        del sizes["python_stdlib.zip"]
+        sizes["snapshot.bin"] = (BOOT_DIR / "snapshot.bin").stat().st_size
     return sizes

@@ -11,9 +11,10 @@ const bootURL = new URL(config.bootURL, self.location.href).href;
 const module = await import(indexURL + "pyodide.mjs");
 performance.mark("loopstep:worker:pyodide-imported");
 const params = new URL(self.location.href).searchParams;
-const snapshot = { 0: false, 1: true }[params.get("snapshot")] ?? "cached";
+// ?snapshot=0 never, =1 always, =cached only when cached; none: boot.js's default
+const snapshot = { 0: false, 1: true, cached: "cached" }[params.get("snapshot")];
 const { pyodide, path, fallbacks, warmUp } = await bootPyodide(module, {
-  indexURL, bootURL, snapshot, packages: [], stdout: () => {}, stderr: () => {},
+  indexURL, bootURL, ...(snapshot === undefined ? {} : { snapshot }), packages: [], stdout: () => {}, stderr: () => {},
 });
 performance.mark("loopstep:worker:pyodide-booted");
 const texts = await Promise.all(config.files.map(async (f) => (await fetch(f.url)).text()));

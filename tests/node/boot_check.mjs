@@ -6,7 +6,8 @@
 // 2. a corrupt snapshot.bin (bad checksum, or one that does not restore) falls back to
 //    the trimmed stdlib, which records the same;
 // 3. a boot set built for another wasm falls back to the stock boot;
-// 4. a module the trimmed zip lacks still imports (the stock zip is loaded on demand).
+// 4. a module the trimmed zip lacks still imports (the stock zip is loaded on demand);
+// 5. on the snapshot path the trimmed zip is loaded on the first import that needs it.
 // Prints one JSON line per check; exits non-zero on the first failure.
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
@@ -47,9 +48,14 @@ json.dumps(record("s06", "run_subagent", "normal", roots=["/loopstep/lessons"]))
 `));
 }
 
+let trimmedLoads = 0; // how often the trimmed zip was loaded on demand (snapshot path)
 const options = (readBytes) => ({
   indexURL: INDEX, bootURL: BOOT, snapshot: true, stdout: () => {}, stderr: () => {},
   readBytes, loadStockSync: () => readFileSync(INDEX + "python_stdlib.zip"),
+  loaderFor: (url) => () => {
+    trimmedLoads += 1;
+    return readFileSync(url);
+  },
 });
 const plain = async (p) => readFileSync(p);
 
@@ -66,10 +72,16 @@ async function check(name, readBytes, expectedPath, extra) {
 }
 
 await check("fast", plain, "snapshot", (pyodide) => {
+  const manifest = JSON.parse(readFileSync(BOOT + "boot.json", "utf8"));
+  const before = trimmedLoads;
+  // csv is in the trimmed zip but not imported before the snapshot: the zip loads now
+  assert.equal(pyodide.runPython("import csv; csv.QUOTE_ALL"), 1);
+  assert.equal(pyodide.FS.stat("/lib/python314.zip").size, manifest.stdlib.size);
+  assert.equal(trimmedLoads, 1, "the trimmed zip was not loaded exactly once");
   const value = pyodide.runPython(
     "import encodings.cp1252, xml.dom.minidom\nxml.dom.minidom.parseString('<a>é</a>').documentElement.tagName");
   assert.equal(value, "a", "a module missing from the trimmed zip did not import");
-  return { lazyImport: "ok" };
+  return { lazyImport: "ok", trimmedZipLoadedByTheRecording: before === 1 };
 });
 await check("corrupt snapshot", async (p) => {
   const bytes = new Uint8Array(readFileSync(p));

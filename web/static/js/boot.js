@@ -13,17 +13,23 @@
 // On the fast paths a module that the trimmed zip lacks still imports: the first such
 // import fetches the stock python_stdlib.zip (synchronously, in a worker) and uses it.
 //
-// bootURL holds boot.json, python_stdlib.zip and snapshot.bin (immutable, versioned).
+// bootURL holds boot.json, python_stdlib.zip, empty.zip and snapshot.bin (immutable,
+// versioned). snapshot.bin is stored as a delta against the wasm's data segments
+// (snapshot-delta.js), so the wasm is read beside it; on the snapshot path the trimmed
+// zip is loaded on the first import that needs it (empty.zip stands in until then), where
+// a synchronous loader exists (workers), else up front.
 // Own options (not passed to loadPyodide):
-//   snapshot   "cached" (default): use the snapshot only when the HTTP cache already has
-//              it, else boot "trimmed"; the result's warmUp() fetches the snapshot in
-//              the background, for the next visit (the first visit stays small: the snapshot is
-//              3.3 MB brotli); true: always use it; false: never
+//   snapshot   true (default): always the snapshot; "cached": only when the HTTP cache
+//              has it, else boot "trimmed" and let the result's warmUp() fetch it in the
+//              background for the next visit; false: never
 //   timeoutMs  per fast attempt (default 20000); the stock boot is not timed out here
 //   readBytes(url) → Uint8Array (default: fetch); loadStockSync() → Uint8Array (default:
-//              synchronous XHR of indexURL + "python_stdlib.zip", in workers only)
+//              synchronous XHR of indexURL + "python_stdlib.zip", in workers only);
+//   loaderFor(url) → (() → Uint8Array) | null: a synchronous loader of the trimmed zip
+//              (default: XHR in workers, none elsewhere)
 
 const STDLIB_PATH = "/lib/python314.zip";
+const DELTA = "xor-data-segments"; // boot.json snapshot.encoding (snapshot-delta.js)
 const FULL_STDLIB_PATH = "/lib/python314-stock.zip";
 
 /** A boot milestone on the worker's timeline (docs/performance.md). */
@@ -71,17 +77,23 @@ function withTimeout(promise, ms, what) {
   return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
 }
 
-function syncStockLoader(indexURL) {
+/** A synchronous loader of `url` (worker XHR), or null where there is none. */
+function syncLoader(url) {
   if (typeof XMLHttpRequest === "undefined" || typeof document !== "undefined") return null;
   return () => {
     const request = new XMLHttpRequest();
-    request.open("GET", indexURL + "python_stdlib.zip", false);
+    request.open("GET", url, false);
     request.responseType = "arraybuffer";
     request.send();
-    if (request.status !== 200) throw new Error(`python_stdlib.zip: HTTP ${request.status}`);
+    if (request.status !== 200) throw new Error(`${url}: HTTP ${request.status}`);
     return new Uint8Array(request.response);
   };
 }
+
+const asPython = (load) => () => {
+  const bytes = load();
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+};
 
 // Appended to sys.meta_path: only asked for modules nothing else found.
 const LAZY_STDLIB = `
@@ -111,6 +123,41 @@ def _install(names, load, path):
 _install
 `;
 
+// First on sys.meta_path after a snapshot restore that left the trimmed zip for later:
+// the snapshot holds every module the lessons import, and zipimport already knows the
+// zip's directory; the first import of another module from it loads the zip (and checks
+// it) before zipimport reads it.
+const TRIMMED_ON_DEMAND = `
+import sys, zipimport
+
+class _LoopstepTrimmedStdlib:
+    def __init__(self, load, path, sha256):
+        files = zipimport._zip_directory_cache.get(path, {})
+        names = set()
+        for name in files:
+            if name.endswith(".pyc"):
+                name = name[:-4].replace("/", ".").removesuffix(".__init__")
+                names.add(name)
+        self.names, self.load, self.path, self.sha256 = frozenset(names), load, path, sha256
+
+    def find_spec(self, name, path=None, target=None):
+        if name not in self.names:
+            return None
+        sys.meta_path.remove(self)
+        data = self.load().to_bytes()
+        import _sha2
+        if _sha2.sha256(data).hexdigest() != self.sha256:
+            raise ImportError(f"{self.path}: the trimmed standard library did not load intact")
+        with open(self.path, "wb") as out:
+            out.write(data)
+        return None
+
+def _install(load, path, sha256):
+    sys.meta_path.insert(0, _LoopstepTrimmedStdlib(load, path, sha256))
+
+_install
+`;
+
 const AFTER_SNAPSHOT = `
 import sys
 sys.path[:] = list(dict.fromkeys(sys.path))
@@ -128,29 +175,53 @@ async function checkManifest(manifest, module, sums) {
   if (wasm !== manifest.wasmSha256) throw new Error("boot set was built for another pyodide.asm.wasm");
 }
 
+function install(pyodide, code, ...args) {
+  const installer = pyodide.runPython(code);
+  installer(...args);
+  installer.destroy();
+}
+
 async function fastBoot(module, manifest, snapshot, config) {
   const { indexURL, bootURL, options, loadStockSync } = config;
-  const settings = { ...options, indexURL, packages: [], stdLibURL: bootURL + manifest.stdlib.file };
+  // After a snapshot the trimmed zip can wait for the first import that needs it, where
+  // it can be loaded synchronously; an empty zip stands in for it until then.
+  const loadTrimmedSync = snapshot && manifest.placeholder
+    ? config.loaderFor(bootURL + manifest.stdlib.file) : null;
+  const stdlibFile = loadTrimmedSync ? manifest.placeholder : manifest.stdlib.file;
+  const settings = { ...options, indexURL, packages: [], stdLibURL: bootURL + stdlibFile };
   if (snapshot) settings._loadSnapshot = snapshot;
   const pyodide = await module.loadPyodide(settings);
   mark(snapshot ? "snapshot-restored" : "trimmed-loaded");
-  const stdlib = pyodide.FS.readFile(STDLIB_PATH);
-  if ((await sha256(stdlib)) !== manifest.stdlib.sha256) {
-    throw new Error("trimmed python_stdlib.zip did not load intact");
+  if (!loadTrimmedSync) {
+    const stdlib = pyodide.FS.readFile(STDLIB_PATH);
+    if ((await sha256(stdlib)) !== manifest.stdlib.sha256) {
+      throw new Error("trimmed python_stdlib.zip did not load intact");
+    }
   }
   if (snapshot) pyodide.runPython(AFTER_SNAPSHOT);
   const version = pyodide.runPython("import sys, json; sys.version.split()[0]");
   if (version !== manifest.python) throw new Error(`Python ${version}, expected ${manifest.python}`);
+  if (loadTrimmedSync) {
+    install(pyodide, TRIMMED_ON_DEMAND, asPython(loadTrimmedSync), STDLIB_PATH,
+      manifest.stdlib.sha256);
+  }
   if (loadStockSync && manifest.lazy.length) {
-    const install = pyodide.runPython(LAZY_STDLIB);
-    const load = () => {
-      const bytes = loadStockSync();
-      return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    };
-    install(manifest.lazy, load, FULL_STDLIB_PATH);
-    install.destroy();
+    install(pyodide, LAZY_STDLIB, manifest.lazy, asPython(loadStockSync), FULL_STDLIB_PATH);
   }
   return pyodide;
+}
+
+/** The snapshot as Pyodide wants it: checked, and decoded when stored as a delta. */
+async function snapshotBytes(stored, wasmP, manifest) {
+  if ((await sha256(stored)) !== manifest.snapshot.sha256) throw new Error("sha256 mismatch");
+  if (manifest.snapshot.encoding === undefined) return stored;
+  if (manifest.snapshot.encoding !== DELTA) {
+    throw new Error(`unknown encoding ${manifest.snapshot.encoding}`);
+  }
+  // imported only here: a static import would add a round trip before the boot starts
+  const [{ xorDataSegments }, wasm] = await Promise.all([import("./snapshot-delta.js"), wasmP]);
+  if ((await sha256(wasm)) !== manifest.wasmSha256) throw new Error("pyodide.asm.wasm differs");
+  return xorDataSegments(stored, wasm);
 }
 
 /**
@@ -168,8 +239,8 @@ export async function bootPyodide(pyodideModule, { indexURL, bootURL, ...rest } 
   imported.catch(() => {});
   let module = null;
   const {
-    snapshot: snapshotMode = "cached", timeoutMs = 20000, readBytes = fetchBytes,
-    loadStockSync, ...options
+    snapshot: snapshotMode = true, timeoutMs = 20000, readBytes = fetchBytes,
+    loadStockSync, loaderFor = syncLoader, ...options
   } = rest;
   indexURL = slash(indexURL);
   const fallbacks = [];
@@ -177,7 +248,9 @@ export async function bootPyodide(pyodideModule, { indexURL, bootURL, ...rest } 
     bootURL = slash(bootURL);
     const config = {
       indexURL, bootURL, options,
-      loadStockSync: loadStockSync === undefined ? syncStockLoader(indexURL) : loadStockSync,
+      loadStockSync: loadStockSync === undefined ? syncLoader(indexURL + "python_stdlib.zip")
+        : loadStockSync,
+      loaderFor,
     };
     const text = (bytes) => new TextDecoder().decode(bytes);
     const manifestP = readBytes(bootURL + "boot.json").then((b) => JSON.parse(text(b)));
@@ -188,7 +261,10 @@ export async function bootPyodide(pyodideModule, { indexURL, bootURL, ...rest } 
     const snapshotURL = bootURL + "snapshot.bin";
     const useSnapshot = snapshotMode === "cached" ? await isCached(snapshotURL) : !!snapshotMode;
     const snapshotP = useSnapshot ? readBytes(snapshotURL) : null;
+    // a delta-coded snapshot is decoded with the wasm's data segments
+    const wasmP = useSnapshot ? readBytes(indexURL + "pyodide.asm.wasm") : null;
     snapshotP?.catch(() => {});
+    wasmP?.catch(() => {});
     module = await imported;
     let manifest = null;
     try {
@@ -201,8 +277,9 @@ export async function bootPyodide(pyodideModule, { indexURL, bootURL, ...rest } 
     }
     if (manifest && snapshotP && manifest.snapshot) {
       try {
-        const bytes = await withTimeout(snapshotP, timeoutMs, "snapshot.bin");
-        if ((await sha256(bytes)) !== manifest.snapshot.sha256) throw new Error("sha256 mismatch");
+        const stored = await withTimeout(snapshotP, timeoutMs, "snapshot.bin");
+        const bytes = await withTimeout(snapshotBytes(stored, wasmP, manifest), timeoutMs,
+          "pyodide.asm.wasm");
         const pyodide = await withTimeout(fastBoot(module, manifest, bytes, config),
           timeoutMs, "snapshot boot");
         return { pyodide, path: "snapshot", fallbacks, warmUp: NOTHING };

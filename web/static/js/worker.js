@@ -36,6 +36,10 @@ bootFailed.catch(() => {});
 
 const post = (message) => self.postMessage(message);
 
+// Download progress is posted at most this often: each post costs the page a style,
+// layout and paint pass while the worker needs the CPU.
+const PROGRESS_INTERVAL_MS = 200;
+
 /** Boot milestones (performance marks, "loopstep:worker:*"), posted with "ready" as
  * absolute times so that the page can lay them on its own timeline. */
 const mark = (name) => performance.mark(`loopstep:worker:${name}`);
@@ -48,13 +52,15 @@ mark("evaluated");
  * when Pyodide asks for its wasm (the big downloads have all been asked for by then). */
 function countingFetch(sizes, onBytes, onWasm) {
   const original = self.fetch.bind(self);
+  const counted = new Set(); // a file read twice (the wasm: boot.js, then Pyodide) counts once
   return async (input, init) => {
     const url = input instanceof Request ? input.url : String(input); // string or URL
     const name = new URL(url, self.location.href).pathname.split("/").pop();
     if (name.endsWith(".wasm")) onWasm();
     const response = await original(input, init);
     if (name.endsWith(".wasm")) checkWasm(name, response);
-    if (!response.ok || !response.body || !(name in sizes)) return response;
+    if (!response.ok || !response.body || !(name in sizes) || counted.has(name)) return response;
+    counted.add(name);
     // Count a clone's bytes and hand back the original response untouched: a response
     // rebuilt around a JS stream would lose the browser's compiled-wasm cache.
     countBytes(response.clone(), onBytes);
@@ -151,7 +157,7 @@ async function boot(message) {
   let lastPost = 0;
   const report = (force) => {
     const now = Date.now();
-    if (force || now - lastPost > 50) {
+    if (force || now - lastPost > PROGRESS_INTERVAL_MS) {
       lastPost = now;
       post({ type: "progress", loaded: Math.min(loaded, total), total });
     }
