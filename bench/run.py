@@ -16,7 +16,7 @@ alternating A/B, medians with min/max:
   6. align: two 10,000-step runs aligned side by side (web/static/js/align.js, in Node)
      against the textbook O(N·M) longest-common-subsequence table;
   7. caps: how soon the step and event caps stop a loop that never ends (CPython);
-  8. replay: jumps into a million-step trace vs rebuilding the locals from step 0 (Node).
+  8. replay: jumps into a million-step trace vs rebuilding the locals from step 0 (Node);
   9. breakdown: where the lesson page's boot time goes against the boot.js page, milestone
      by milestone, and per thread from a Chromium trace (bench/breakdown.py).
 Writes bench/results.json and docs/performance.md; with --only, the sections not measured
