@@ -6,8 +6,9 @@ Also runnable as ``python -m runtime.cli trace ...``.
 import argparse
 import json
 import sys
+from pathlib import Path
 
-from .catalog import LessonError, load_lesson
+from .catalog import CUSTOM, LessonError, load_lesson
 from .events import is_hit
 from .recorder import DEFAULT_MAX_STEPS, record
 
@@ -99,6 +100,8 @@ def _parser():
                        help=f"step cap (default {DEFAULT_MAX_STEPS:,})")
     trace.add_argument("--lessons", action="append", metavar="DIR",
                        help="lessons root (repeatable; default: the bundled roots)")
+    trace.add_argument("--setup", type=Path, metavar="FILE",
+                       help="run with this setup text instead of a preset's (scenario custom)")
     return parser
 
 
@@ -108,9 +111,13 @@ def main(argv=None):
     try:
         lesson = load_lesson(lesson_id, args.lessons)
         shown = lesson.block(block)
+        setup = None
+        if args.setup is not None:
+            setup = args.setup.read_text(encoding="utf-8")
+            args.scenario = CUSTOM
         trace = record(lesson_id, block, args.scenario, roots=args.lessons,
-                       max_steps=args.max_steps)
-    except (LessonError, KeyError, ValueError) as error:
+                       max_steps=args.max_steps, setup=setup)
+    except (LessonError, KeyError, ValueError, OSError) as error:
         print(f"loopstep trace: {error}", file=sys.stderr)
         return 2
     if args.json:
@@ -130,6 +137,9 @@ def main(argv=None):
     if trace["error"]:
         error = trace["error"]
         print(f"error: {error['type']}: {error['message']} (line {error['line']})")
+    if trace.get("setup_error"):
+        error = trace["setup_error"]
+        print(f"setup error: {error['type']}: {error['message']} (setup line {error['line']})")
     if trace["result"] is not None:
         print(f"result: {render(trace['result'])}")
     print("stdout:")

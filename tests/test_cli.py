@@ -45,3 +45,19 @@ def test_module_entry_point():
 def test_render():
     assert cli.render(["dict", 3, ["'a'", ["list", 2, "1"]]]) == "{'a': [1, …], …}"
     assert cli.render(["str", "'ab'", 9]) == "'ab…'"   # the rest: tests/test_value_text.py
+
+
+def test_setup_file_runs_the_custom_scenario(tmp_path, capsys):
+    from runtime.catalog import load_lesson
+    text = load_lesson("s06").setup_text("normal")
+    path = tmp_path / "setup.py"
+    path.write_text(text.replace("if index<2:", "if index<9:"), "utf-8")
+    assert cli.main(["trace", "s06/run_subagent", "--setup", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "· custom ·" in out and out.rstrip().endswith("完成： call_limit")
+    path.write_text(text.replace("if index<2:", "if index<2"), "utf-8")
+    assert cli.main(["trace", "s06/run_subagent", "--setup", str(path)]) == 0
+    line = text.split("\n").index("    if index<2:") + 1
+    assert f"setup error: SyntaxError: expected ':' (setup line {line})" in capsys.readouterr().out
+    assert cli.main(["trace", "s06/run_subagent", "--setup", str(tmp_path / "none.py")]) == 2
+    assert "none.py" in capsys.readouterr().err
