@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import probes_bench
+import agent_calls
 
 NOTES = Path(__file__).parent / "notes.md"
 
@@ -123,6 +124,7 @@ def rows(results: dict) -> list[tuple[str, str, str, str]]:
     out += _align_rows(results.get("align"))
     out += _caps_rows(results.get("caps")) + _replay_rows(results.get("replay"))
     out += probes_bench.rows(results.get("probes"))
+    out += agent_calls.rows(results.get("agent"))
     return out
 
 

@@ -19,6 +19,8 @@ alternating A/B, medians with min/max:
   8. replay: jumps into a million-step trace vs rebuilding the locals from step 0 (Node);
   9. breakdown: where the lesson page's boot time goes against the boot.js page, milestone
      by milestone, and per thread from a Chromium trace (bench/breakdown.py).
+  9. agent: recording with model/tool call capture vs without, packed growth on s06, the
+     conversation panel's cursor moves (bench/agent_calls.py).
 Writes bench/results.json and docs/performance.md; with --only, the sections not measured
 are kept from the previous bench/results.json (and named as such in the document).
 """
@@ -40,6 +42,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
 import breakdown  # noqa: E402
+import agent_calls  # noqa: E402
 import browser  # noqa: E402
 import measures  # noqa: E402
 import probes_bench  # noqa: E402
@@ -49,7 +52,7 @@ LOAD_PATHS = ["/lessons/s06", "/api/lessons/s06/blocks/run_subagent/presets/norm
               "/vendor/pyodide-314.0.8/pyodide.asm.wasm"]
 FULL_STEPS = 1_100_000
 SECTIONS = ("boot", "breakdown", "trace", "cpython", "load", "ui", "align", "caps", "replay",
-            "probes")
+            "probes", "agent")
 
 
 def free_port() -> int:
@@ -173,6 +176,8 @@ def main(argv: list[str] | None = None) -> int:
                 print("probes and value history ...", flush=True)
                 results["probes"] = probes_bench.section(pw, base, max_steps,
                                                          2 if args.quick else 3)
+            if "agent" in only:
+                results["agent"] = agent_calls.measure(pw, base, args.quick)
         if "cpython" in only:
             print("CPython overhead ...", flush=True)
             results["cpython"] = measures.cpython_overhead(max_steps, 1 if args.quick else 3)

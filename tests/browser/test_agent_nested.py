@@ -118,3 +118,28 @@ def test_markup_in_messages_stays_text(browser_context, fixture_server, request)
         "data-tool", "<script>")
     page.close()
     watch.check(request)
+
+
+def test_long_histories_fold_to_the_last_turns_and_unfold(browser_context, fixture_server, request):
+    page = browser_context.new_page()
+    watch = PageWatch(page, fixture_server.url)
+    page.goto(f"{fixture_server.url}/lessons/agent_markup")
+    b = page.locator('[data-loopstep-block="agent_markup/long_chat"]')
+    wait_ready(b)
+    run_to_end(b)
+    press(b, "prev-call")
+    panel = b.locator('[data-role="conversation"]')
+    shown = panel.locator("[data-message]:visible")
+    expect(panel.locator("[data-message]")).to_have_count(17)
+    expect(shown).to_have_count(7)                       # the task and the last six
+    expect(shown.first).to_contain_text("first question")
+    expect(shown.last).to_contain_text("more 7")
+    unfold = panel.locator('[data-role="unfold"]')
+    expect(unfold).to_have_text("显示前面 10 条消息")
+    unfold.click()
+    expect(shown).to_have_count(17)
+    expect(unfold).to_be_hidden()
+    press(b, "prev-call")                                # unfolded stays unfolded
+    expect(panel.locator("[data-message]:visible")).to_have_count(15)
+    page.close()
+    watch.check(request)

@@ -40,7 +40,9 @@ def _record(spec):
     spec = json.loads(spec)
     if spec.get("packed"):
         return record_packed(spec["lesson"], spec["block"], spec["scenario"],
-                             roots=["/loopstep/lessons"], backend=spec.get("backend"))
+                             roots=["/loopstep/lessons"], backend=spec.get("backend"),
+                             max_steps=spec.get("maxSteps", 100_000),
+                             agent=spec.get("agent", True))
     return json.dumps(record(spec["lesson"], spec["block"], spec["scenario"],
                              roots=["/loopstep/lessons"],
                              max_steps=spec.get("maxSteps", 100_000),

@@ -17,6 +17,13 @@ function el(tag, className, text) {
   return node;
 }
 
+/** Set (or with `undefined` remove) `data-NAME` only when it changes. */
+function setData(node, name, value) {
+  if (node.dataset[name] === value) return;
+  if (value === undefined) delete node.dataset[name];
+  else node.dataset[name] = value;
+}
+
 function loadStyle() {
   const href = new URL("../css/conversation.css", import.meta.url).href;
   if ([...document.styleSheets].some((s) => s.href === href)
@@ -173,7 +180,17 @@ export class AgentView {
     if (this.pinned !== null && (index === null || this.calls.steps[this.pinned] !== index)) {
       this.pinned = null;
     }
+    const started = performance.now();
     const view = index === null ? null : this.calls.view(index, this.pinned);
+    const key = view && `${view.number}:${Boolean(view.response || view.error)}:${this.unfolded.has(view.conversation)}`;
+    if (view && key === this.drawn) return;   // the same call, as shown already
+    this.drawn = key;
+    this.fill(view);
+    performance.clearMeasures("loopstep:conversation");
+    performance.measure("loopstep:conversation", { start: started }); // read by bench/agent_calls.py
+  }
+
+  fill(view) {
     const current = view ? this.markAt.get(view.number - 1) : null;
     if (this.current !== current) {
       this.current?.removeAttribute("aria-current");
@@ -201,7 +218,7 @@ export class AgentView {
     this.unfold.hidden = !fold;
     this.unfold.textContent = m.format("unfold", { n: hiddenCount });
     const used = new Set();
-    this.list.replaceChildren(...view.messages.map((message, i) => {
+    const nodes = view.messages.map((message, i) => {
       let node = this.nodes.get(message.id);
       if (!node) {
         node = this.messageNode(message.id, message.author);
@@ -209,12 +226,18 @@ export class AgentView {
       }
       if (used.has(node)) node = node.cloneNode(true);
       used.add(node);
-      node.dataset.message = String(i);
-      if (message.isNew) node.dataset.new = "true";
-      else delete node.dataset.new;
-      node.hidden = fold && i > 0 && i < view.messages.length - FOLD_KEEP;
+      setData(node, "message", String(i));
+      setData(node, "new", message.isNew ? "true" : undefined);
+      const hidden = fold && i > 0 && i < view.messages.length - FOLD_KEEP;
+      if (node.hidden !== hidden) node.hidden = hidden;
       return node;
-    }));
+    });
+    // keep the nodes already in place (a later call of a conversation shares its start)
+    const children = this.list.children;
+    let same = 0;
+    while (same < nodes.length && same < children.length && children[same] === nodes[same]) same++;
+    while (children.length > same) children[children.length - 1].remove();
+    this.list.append(...nodes.slice(same));
     this.tail.replaceChildren(this.responseNode(view));
   }
 
