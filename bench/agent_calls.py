@@ -163,9 +163,9 @@ def panel(pw, base: str, moves: int) -> dict:
 
 def measure(pw, base: str, quick: bool) -> dict:
     print("agent calls: CPython ...", flush=True)
-    out = {"cpython": cpython(2 if quick else 4)}
+    out = {"cpython": cpython(2 if quick else 3)}
     print("agent calls: Pyodide ...", flush=True)
-    out["pyodide"] = pyodide({"million": 1 if quick else 2, "thousand": 1})
+    out["pyodide"] = pyodide({"million": 1, "thousand": 1})
     out["growth"] = growth()
     print("agent calls: conversation panel ...", flush=True)
     out["panel"] = panel(pw, base, 60 if quick else 200)
