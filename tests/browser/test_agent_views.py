@@ -159,7 +159,7 @@ def test_blocks_without_model_calls_have_no_agent_views(page, server_url, site_k
         expect(o.locator('[data-role="conversation"]')).to_have_count(0)
         expect(o.locator('[data-role="timeline-marks"]')).to_have_count(0)
         expect(o.locator('button[data-action="next-call"]')).to_have_count(0)
-        expect(o.locator(".pane")).to_have_count(3)
+        expect(o.locator(".conversation-pane")).to_have_count(0)
 
 
 def test_english_names_of_marks(page, server_url, site_kind):
