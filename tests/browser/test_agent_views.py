@@ -5,12 +5,15 @@ The facts come from the lessons' scripted models (see tests/agent_facts.py for t
 same facts on the recorded traces)."""
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 try:
+    from . import axe_audit
     from .page_helpers import (BOOT_TIMEOUT, action, block, open_lesson, press, run_to_end,
                                select_scenario, toggle_breakpoint, wait_ready)
 except ImportError:
+    import axe_audit
     from page_helpers import (BOOT_TIMEOUT, action, block, open_lesson, press, run_to_end,
                               select_scenario, toggle_breakpoint, wait_ready)
 
@@ -172,3 +175,32 @@ def test_english_names_of_marks(page, server_url, site_kind):
     press(b, "prev-call")
     expect(b.locator('[data-role="status"]')).to_have_text(re.compile(r"model call 3 of 3$"))
     expect(action(b, "prev-call")).to_have_accessible_name("Previous model call")
+
+
+AGENT_PARTS = ['[data-role="conversation"]', '[data-role="timeline-marks"]',
+               'button[data-action="prev-call"]', 'button[data-action="next-call"]']
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_agent_views_pass_the_axe_audit(page, server_url, site_kind, scheme):
+    """The agent views alone (the rest of the page has its own audit), with an error card,
+    new messages and the answer shown, in both colour schemes."""
+    page.emulate_media(color_scheme=scheme)
+    open_lesson(page, server_url, site_kind)
+    b = block(page, "run_subagent")
+    wait_ready(b)
+    select_scenario(b, "forbidden")
+    run_to_end(b)
+    press(b, "prev-call")
+    press(b, "step-over")
+    expect(conversation(b).locator('[data-role="response"]')).to_be_visible()
+    expect(conversation(b).locator('[data-error="true"]')).to_be_visible()
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.evaluate(axe_audit._source())
+    found = page.evaluate("""async ([include, tags]) => {
+        const result = await axe.run({ include: include.map((s) => [s]) },
+          { runOnly: { type: "tag", values: tags }, resultTypes: ["violations"] });
+        return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
+          nodes: v.nodes.map((n) => [n.target.join(" "), n.failureSummary]) }));
+    }""", [AGENT_PARTS, axe_audit.TAGS])
+    assert not found, axe_audit.report(found)
