@@ -96,14 +96,29 @@ def fixture_server():
     proc.stop()
 
 
-def test_markup_in_messages_stays_text(browser_context, fixture_server, request):
+@pytest.fixture
+def fixture_page(browser_context, fixture_server, request):
+    """A page of the fixture lessons' server, watched for errors and off-origin requests."""
     page = browser_context.new_page()
     watch = PageWatch(page, fixture_server.url)
     page.goto(f"{fixture_server.url}/lessons/agent_markup")
-    b = page.locator('[data-loopstep-block="agent_markup/chat"]')
+    yield page
+    page.close()
+    watch.check(request)
+
+
+def last_call(page, symbol):
+    """The block `symbol` of the fixture lesson, run to its end, back at its last model call."""
+    b = page.locator(f'[data-loopstep-block="agent_markup/{symbol}"]')
     wait_ready(b)
     run_to_end(b)
     press(b, "prev-call")
+    return b
+
+
+def test_markup_in_messages_stays_text(fixture_page):
+    page = fixture_page
+    b = last_call(page, "chat")
     panel = b.locator('[data-role="conversation"]')
     markup = '<img src=x onerror="document.body.dataset.pwned=1"><b>bold</b>'
     expect(panel.locator('[data-message="1"] [data-part][data-kind="text"]')).to_have_text(markup)
@@ -116,18 +131,10 @@ def test_markup_in_messages_stays_text(browser_context, fixture_server, request)
     assert page.evaluate("document.body.dataset.pwned") is None
     expect(b.locator('[data-role="timeline-marks"] [data-mark="tool"]')).to_have_attribute(
         "data-tool", "<script>")
-    page.close()
-    watch.check(request)
 
 
-def test_long_histories_fold_to_the_last_turns_and_unfold(browser_context, fixture_server, request):
-    page = browser_context.new_page()
-    watch = PageWatch(page, fixture_server.url)
-    page.goto(f"{fixture_server.url}/lessons/agent_markup")
-    b = page.locator('[data-loopstep-block="agent_markup/long_chat"]')
-    wait_ready(b)
-    run_to_end(b)
-    press(b, "prev-call")
+def test_long_histories_fold_to_the_last_turns_and_unfold(fixture_page):
+    b = last_call(fixture_page, "long_chat")
     panel = b.locator('[data-role="conversation"]')
     shown = panel.locator("[data-message]:visible")
     expect(panel.locator("[data-message]")).to_have_count(17)
@@ -141,5 +148,3 @@ def test_long_histories_fold_to_the_last_turns_and_unfold(browser_context, fixtu
     expect(unfold).to_be_hidden()
     press(b, "prev-call")                                # unfolded stays unfolded
     expect(panel.locator("[data-message]:visible")).to_have_count(15)
-    page.close()
-    watch.check(request)
