@@ -19,7 +19,7 @@ alternating A/B, medians with min/max:
   8. replay: jumps into a million-step trace vs rebuilding the locals from step 0 (Node);
   9. breakdown: where the lesson page's boot time goes against the boot.js page, milestone
      by milestone, and per thread from a Chromium trace (bench/breakdown.py).
-  9. agent: recording with model/tool call capture vs without, packed growth on s06, the
+ 10. agent: recording with model/tool call capture vs without, packed growth on s06, the
      conversation panel's cursor moves (bench/agent_calls.py).
 Writes bench/results.json and docs/performance.md; with --only, the sections not measured
 are kept from the previous bench/results.json (and named as such in the document).
