@@ -7,8 +7,8 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from page_helpers import (BOOT_TIMEOUT, action, block, open_lesson, press, run_to_end,
-                          wait_ready)
+from page_helpers import (BOOT_TIMEOUT, action, block, lesson_url, open_lesson, press,
+                          run_to_end, wait_ready)
 from runtime.catalog import load_lesson
 
 LESSON = load_lesson("s06")
@@ -182,3 +182,19 @@ def test_the_editor_is_not_loaded_before_it_is_opened(page, server_url, site_kin
     assert not [u for u in loaded if Path(u).name in lazy]
     open_editor(b)
     assert [u for u in loaded if Path(u).name == "codemirror.mjs"]
+
+
+def test_edit_setup_waits_for_the_runtime(page, server_url, site_kind):
+    held = []
+    page.route("**/vendor/pyodide-314.0.8/pyodide.asm.wasm", lambda route: held.append(route))
+    loaded = []
+    page.on("request", lambda r: loaded.append(r.url))
+    page.goto(lesson_url(server_url, site_kind))
+    b = block(page, "run_subagent")
+    expect(b).to_have_attribute("data-state", "loading", timeout=BOOT_TIMEOUT)
+    expect(action(b, "edit-setup")).to_be_disabled()
+    expect(action(b, "run-custom")).to_be_disabled()
+    assert held, "the wasm request was not held"
+    assert not [u for u in loaded if Path(u).name in ("codemirror.mjs", "whatif.js")]
+    action(b, "edit-setup").click(force=True)
+    expect(b.locator('[data-role="setup-editor"]')).to_be_hidden()
