@@ -204,3 +204,20 @@ def test_agent_views_pass_the_axe_audit(page, server_url, site_kind, scheme):
           nodes: v.nodes.map((n) => [n.target.join(" "), n.failureSummary]) }));
     }""", [AGENT_PARTS, axe_audit.TAGS])
     assert not found, axe_audit.report(found)
+
+
+def test_call_keys_are_text_in_a_text_field(page, server_url, site_kind):
+    """`[` and `]` move between model calls, but not while the reader types."""
+    open_lesson(page, server_url, site_kind)
+    b = block(page, "run_subagent")
+    debug_at_start(b)
+    expect(marks(b, "model")).to_have_count(3)
+    at = b.locator('input[data-role="timeline"]').input_value()
+    page.evaluate("""() => { const t = document.createElement('textarea');
+        t.id = 'typing'; document.body.append(t); t.focus(); }""")
+    page.keyboard.press("]")
+    expect(page.locator("#typing")).to_have_value("]")
+    expect(b.locator('input[data-role="timeline"]')).to_have_value(at)
+    page.locator("body").click(position={"x": 1, "y": 1})
+    page.keyboard.press("]")
+    expect(b.locator('input[data-role="timeline"]')).to_have_value(str(mark_steps(b)[0]))

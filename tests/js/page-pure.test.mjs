@@ -57,6 +57,8 @@ test("debugger keys", () => {
   assert.equal(commandFor(key("F11", true)), "step-out");
   assert.equal(commandFor(key("F10", false, true)), null);
   assert.equal(commandFor(key("a")), null);
+  assert.equal(commandFor(key("[")), "prev-call");
+  assert.equal(commandFor(key("]")), "next-call");
 });
 
 test("stages come from lesson data", () => {

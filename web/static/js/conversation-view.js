@@ -246,7 +246,9 @@ export class AgentView {
     const node = el("li", "message");
     node.dataset.author = author;
     const head = el("p", "message-head");
-    head.append(el("span", "author", m.get(`author_${author}`)), el("span", "new-badge", m.get("new_message")));
+    const known = ["user", "assistant", "system"].includes(author);
+    head.append(el("span", "author", known ? m.get(`author_${author}`) : author),
+      el("span", "new-badge", m.get("new_message")));
     node.append(head, ...this.calls.messageParts(id).map((p) => this.partNode(p)));
     return node;
   }
