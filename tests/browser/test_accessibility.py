@@ -113,3 +113,18 @@ def test_open_panels(page, server_url, site_kind, lang, scheme):
     gutter.press("Shift+Enter")
     expect(b.locator('form[data-role="breakpoint-editor"]')).to_be_visible()
     assert_no_violations(page, f"/lessons/s06 ({lang}, {scheme}), panels open")
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("lang", LANGS)
+def test_what_if_panels(page, server_url, site_kind, lang, scheme):
+    """Two runs compared side by side, and the setup editor open."""
+    open_page(page, server_url, site_kind, "/lessons/s06", lang, scheme)
+    b = page.locator('[data-loopstep-block="s06/run_subagent"]')
+    expect(b).to_have_attribute("data-state", "ready", timeout=BOOT_TIMEOUT)
+    b.locator('select[data-role="compare"]').select_option("limit")
+    comparison = b.locator('[data-role="comparison"]')
+    expect(comparison.locator('[data-role="divergence"]')).to_be_visible(timeout=BOOT_TIMEOUT)
+    b.locator('button[data-action="edit-setup"]').click()
+    expect(b.locator('[data-role="setup-editor"] [data-role="setup-text"]')).to_be_visible()
+    assert_no_violations(page, f"/lessons/s06 ({lang}, {scheme}), runs compared, setup editor open")

@@ -44,6 +44,8 @@ def test_the_lesson_page_fits_a_phone(phone, server_url, site_kind, lang):
     assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
 
     run_to_end(b)
+    # views that load their stylesheet on first use (the conversation panel) are measured styled
+    phone.wait_for_function("() => [...document.querySelectorAll('link[rel=stylesheet]')].every((l) => l.sheet)")
     panes = b.locator(".panes > .pane")
     boxes = [panes.nth(i).bounding_box() for i in range(panes.count())]
     assert len(boxes) >= 3

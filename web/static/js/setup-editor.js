@@ -64,7 +64,8 @@ export async function createEditor(host, { text, label, onRun }) {
         cm.keymap.of([cm.indentWithTab, { key: "Mod-Enter", run: () => { onRun(); return true; } }]),
         cm.syntaxHighlighting(highlight(cm)),
         theme(cm),
-        cm.EditorView.contentAttributes.of({ "data-role": "setup-text", "aria-label": label }),
+        cm.EditorView.contentAttributes.of({ "data-role": "setup-text", "aria-label": label,
+          tabindex: "0" }),
       ],
     }),
   });
