@@ -10,16 +10,17 @@ lambdas, ``print``, ``list.append``, ``dict.clear``, a call of a program
 function, a name or attribute starting with ``_``) is refused with an error text
 and never evaluated. A value's own special methods (``__len__``, ``__eq__``,
 ``__repr__`` of a user class, a property) may still run; the lesson values are
-builtin containers. ``probes.py`` evaluates against a copy of the frame's locals
-with the program's output redirected, so a refused or failing expression leaves
-the run exactly as it was.
+builtin containers. A checked expression stores no name (only a comprehension
+binds its own, and ``probes.py`` gives those a copy of the locals), and probes.py
+redirects the program's output while evaluating, so a refused or failing
+expression leaves the run exactly as it was.
 """
 
 import ast
 import builtins
 import types
+import warnings
 
-CALL = "__loopstep_call"
 
 PURE_BUILTINS = ("abs", "all", "any", "ascii", "bin", "bool", "chr", "dict", "divmod",
                  "enumerate", "float", "frozenset", "hex", "int", "isinstance", "issubclass",
@@ -46,7 +47,7 @@ READ_ONLY_METHODS = {
     float: frozenset(("is_integer",)),
 }
 _PURE = {id(getattr(builtins, name)): getattr(builtins, name) for name in PURE_BUILTINS}
-_PINNED = {f"{CALL}_{name}": getattr(builtins, name) for name in PURE_BUILTINS}
+_MARK = "\x00loopstep:"   # placeholder constants, bound to objects after compiling
 _TAKES_KEY = frozenset(id(getattr(builtins, name)) for name in ("max", "min", "sorted"))
 
 _ALLOWED = (ast.Expression, ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.IfExp, ast.Dict,
@@ -87,24 +88,37 @@ def _is_target(tree, node):
 
 
 class _Guarded(ast.NodeTransformer):
-    """``f(a, k=b)`` → ``__loopstep_call(f, a, k=b)``: every call is checked as it runs.
+    """``f(a, k=b)`` → ``GUARD(f, a, k=b)``: every call is checked as it runs.
 
     A call of a pure builtin by its name without keywords takes a fast path when the
-    name is that builtin: ``len(x)`` → ``len(x) if len is __loopstep_len else
-    __loopstep_call(len, x)`` (``pins`` gives the ``__loopstep_call_len`` names)."""
+    name is that builtin: ``len(x)`` → ``len(x) if len is LEN else GUARD(len, x)``.
+    GUARD and LEN are constants of the compiled code (``_bind``), so evaluation needs
+    no names beside the frame's own."""
 
     def visit_Call(self, node):
         self.generic_visit(node)
-        guard = ast.Name(id=CALL, ctx=ast.Load())
+        guard = ast.Constant(_MARK + "guard")
         checked = ast.copy_location(ast.Call(func=guard, args=[node.func] + node.args,
                                              keywords=node.keywords), node)
         func = node.func
         if not (isinstance(func, ast.Name) and func.id in PURE_BUILTINS and not node.keywords):
             return checked
-        pinned = ast.Name(id=f"{CALL}_{func.id}", ctx=ast.Load())
         same = ast.Compare(left=ast.Name(id=func.id, ctx=ast.Load()), ops=[ast.Is()],
-                           comparators=[pinned])
+                           comparators=[ast.Constant(_MARK + func.id)])
         return ast.copy_location(ast.IfExp(test=same, body=node, orelse=checked), node)
+
+
+def _bind(code):
+    """``code`` with its placeholder constants replaced by the guard and the builtins."""
+    consts = tuple(_bind(c) if isinstance(c, types.CodeType)
+                   else _BOUND.get(c, c) if type(c) is str else c for c in code.co_consts)
+    return code.replace(co_consts=consts)
+
+
+def _compile(tree, filename):
+    with warnings.catch_warnings():   # "'str' object is not callable": it is, once bound
+        warnings.simplefilter("ignore", SyntaxWarning)
+        return _bind(compile(tree, filename, "eval", dont_inherit=True))
 
 
 def _name(func):
@@ -131,6 +145,10 @@ def guard(func, *args, **kwargs):
                   "(only pure builtins and read-only methods)")
 
 
+_BOUND = {_MARK + "guard": guard,
+          **{_MARK + name: getattr(builtins, name) for name in PURE_BUILTINS}}
+
+
 class Compiled:
     """A checked expression: ``code`` for ``eval``; ``nested``: it has a comprehension
     scope, whose free names are looked up as globals (so it needs the locals merged in)."""
@@ -152,18 +170,7 @@ def compile_expression(text, filename="<expression>"):
     _check(tree)
     nested = any(isinstance(node, _NESTED) for node in ast.walk(tree))
     tree = ast.fix_missing_locations(_Guarded().visit(tree))
-    return Compiled(text, compile(tree, filename, "eval", dont_inherit=True), nested, tree)
-
-
-def pins(compiled):
-    """The names an evaluation scope holds besides the frame's locals, for these
-    Compiled expressions: the guard and the builtins their fast paths compare with."""
-    names = {CALL: guard}
-    for c in compiled:
-        if c.tree is not None:
-            names.update((node.id, _PINNED[node.id]) for node in ast.walk(c.tree)
-                         if isinstance(node, ast.Name) and node.id in _PINNED)
-    return names
+    return Compiled(text, _compile(tree, filename), nested, tree)
 
 
 def compile_tuple(compiled, filename="<expressions>"):
@@ -171,8 +178,7 @@ def compile_tuple(compiled, filename="<expressions>"):
     (all checked already): one ``eval`` per step instead of one per expression."""
     tree = ast.Expression(body=ast.Tuple(elts=[c.tree.body for c in compiled], ctx=ast.Load()))
     tree = ast.fix_missing_locations(tree)
-    return Compiled("", compile(tree, filename, "eval", dont_inherit=True),
-                    any(c.nested for c in compiled))
+    return Compiled("", _compile(tree, filename), any(c.nested for c in compiled))
 
 
 def error_text(exc):

@@ -16,8 +16,8 @@ step, and ``result()`` is the trace's ``probes`` key (docs/design.md, "Probes"):
 An expression that raises (or is refused) never breaks the run: a condition or
 log part that raised counts as false / shows ``<error>``, and its first error
 text is kept on the breakpoint; a watch's error text is its value. Evaluation
-reads a copy of the frame's locals and writes into a sink instead of the
-program's output, so the run's output and result are the same as without probes.
+reads the frame's locals (a copy for an expression with a comprehension, which
+binds names) and writes into a sink instead of the program's output, so the run's output and result are the same as without probes.
 """
 
 import reprlib
@@ -133,9 +133,6 @@ class Probes:
         self.log = []        # [step, breakpoint index, text, …]
         self.watch = []      # [step, [watch id, VALUE, …], …] where a watch changed
         self.previous = {}   # frame id → [(object, VALUE) per watch]
-        asked = [w for w in self.watches] + [b.condition for b in self.breakpoints if b.condition]
-        asked += [p for b in self.breakpoints for p in (b.parts or ()) if not isinstance(p, str)]
-        self.pinned = expressions.pins([c for c in asked if not isinstance(c, _Failed)])
         self.scope = None
         self.merged = None
 
@@ -154,15 +151,19 @@ class Probes:
         """(value, None) or (None, error text)."""
         if isinstance(compiled, _Failed):
             return None, compiled.error
-        if self.scope is None:
-            self.scope = dict(frame.f_locals)
-            self.scope.update(self.pinned)
-        scope = self.scope
         if compiled.nested:
-            if self.merged is None:
-                self.merged = {**frame.f_globals, **scope}
-            glob = self.merged
+            # a comprehension binds its own names and looks up the others as globals:
+            # it gets a copy of globals and locals together
+            scope = self.merged
+            if scope is None:
+                scope = self.merged = {**frame.f_globals, **frame.f_locals}
+            glob = scope
         else:
+            # the frame's locals read in place: a checked expression without a
+            # comprehension stores nothing (expressions.py)
+            scope = self.scope
+            if scope is None:
+                scope = self.scope = frame.f_locals
             glob = frame.f_globals
         try:
             return eval(compiled.code, glob, scope), None

@@ -67,7 +67,7 @@ def test_refused_expressions(text):
     with pytest.raises(expressions.Refused):
         code = expressions.compile_expression(text)
         eval(code.code, {"__builtins__": __builtins__},
-             {**expressions.pins([code]), "restricted": {}, "tools": {"read_file": 1},
+             {"restricted": {}, "tools": {"read_file": 1},
               "task": "t", "ask": lambda *a: a, "open": lambda *a: a})
 
 
@@ -79,7 +79,7 @@ def test_refused_expressions(text):
 ])
 def test_allowed_expressions(text, value):
     code = expressions.compile_expression(text)
-    scope = {**expressions.pins([code]), "history": ["ab", "xyz"], "d": {"a": 1, "b": 2}}
+    scope = {"history": ["ab", "xyz"], "d": {"a": 1, "b": 2}}
     glob = {**scope} if code.nested else {}
     assert eval(code.code, glob, scope) == value
 
@@ -142,7 +142,7 @@ def test_a_shadowed_builtin_is_not_called():
     """``len`` bound to a program function in the frame goes through the guard and is refused."""
     code = expressions.compile_expression("len(tools)")
     called = []
-    scope = {**expressions.pins([code]), "tools": {}, "len": lambda x: called.append(x)}
+    scope = {"tools": {}, "len": lambda x: called.append(x)}
     with pytest.raises(expressions.Refused):
         eval(code.code, {}, scope)
     assert called == []
