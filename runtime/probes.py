@@ -64,6 +64,8 @@ class _Failed:
     """An expression that could not be compiled: every evaluation gives its error."""
 
     __slots__ = ("text", "error")
+    code = None
+    nested = False
 
     def __init__(self, text, error):
         self.text = text
@@ -141,15 +143,18 @@ class Probes:
         return bool(self.breakpoints or self.watches)
 
     def _breakpoints_of(self, span):
-        found = self.by_span.get(span)
+        # keyed by the statement's first line: one statement per first line in a frame
+        # whose breakpoints are tested (lambdas and generator expressions are not)
+        found = self.by_span.get(span[0])
         if found is None:
-            found = self.by_span[span] = [b for b in self.breakpoints
-                                          if span[0] <= b.line <= span[1]]
+            found = self.by_span[span[0]] = [b for b in self.breakpoints
+                                             if span[0] <= b.line <= span[1]]
         return found
 
     def _eval(self, compiled, frame):
         """(value, None) or (None, error text)."""
-        if isinstance(compiled, _Failed):
+        code = compiled.code
+        if code is None:
             return None, compiled.error
         if compiled.nested:
             # a comprehension binds its own names and looks up the others as globals:
@@ -166,7 +171,7 @@ class Probes:
                 scope = self.scope = frame.f_locals
             glob = frame.f_globals
         try:
-            return eval(compiled.code, glob, scope), None
+            return eval(code, glob, scope), None
         except Exception as exc:
             return None, error_text(exc)
 

@@ -136,6 +136,7 @@ export class Omni {
       setData(button, "condition", on ? spec.condition : undefined);
       setData(button, "hits", on ? spec.hits : undefined);
       setData(button, "log", on ? spec.log : undefined);
+      button.setAttribute("aria-keyshortcuts", "Shift+Enter"); // opens the breakpoint editor
     }
     if (!block.trace) this.history = null;
     if (this.views) this.views.render(this);
