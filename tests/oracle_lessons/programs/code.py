@@ -112,3 +112,10 @@ def finish_early(items):
             print("nothing more to do")
             sys.exit()
         print("item", item)
+
+
+def deep_sum(n):
+    if n == 0:
+        return 0
+    rest = deep_sum(n - 1)
+    return n + rest
