@@ -39,7 +39,7 @@ def rows(results: dict) -> list[tuple[str, str, str, str]]:
             stock = b["stock.html"]
             out.append((f"boot, {mode}: stock Pyodide (bare page)", _ms(stock["ms"]), "", ""))
             for name, label in (("lesson", "the s06 lesson page, until its runtime is ready"),
-                                ("fast.html", "boot.js default (the snapshot)"),
+                                ("fast.html", "boot.js default (the snapshot on a first visit)"),
                                 ("snapshot.html", "boot.js, always the snapshot"),
                                 ("trimmed.html", "boot.js, never the snapshot")):
                 if name not in b:

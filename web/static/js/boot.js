@@ -19,9 +19,13 @@
 // zip is loaded on the first import that needs it (empty.zip stands in until then), where
 // a synchronous loader exists (workers), else up front.
 // Own options (not passed to loadPyodide):
-//   snapshot   true (default): always the snapshot; "cached": only when the HTTP cache
-//              has it, else boot "trimmed" and let the result's warmUp() fetch it in the
-//              background for the next visit; false: never
+//   snapshot   "cold" (default): the snapshot when the wasm is not in the HTTP cache yet
+//              (a first visit, where Python's start-up on freshly compiled wasm is
+//              slowest), else "trimmed" (with the wasm's compiled code cached, the
+//              trimmed boot beats decoding and checking 31 MB of snapshot); warmUp()
+//              after a snapshot boot fetches the trimmed zip for the next visit;
+//              true: always the snapshot; "cached": only when the HTTP cache has it,
+//              else boot "trimmed" and let warmUp() fetch it for the next visit; false: never
 //   timeoutMs  per fast attempt (default 20000); the stock boot is not timed out here
 //   readBytes(url) → Uint8Array (default: fetch); loadStockSync() → Uint8Array (default:
 //              synchronous XHR of indexURL + "python_stdlib.zip", in workers only);
@@ -239,7 +243,7 @@ export async function bootPyodide(pyodideModule, { indexURL, bootURL, ...rest } 
   imported.catch(() => {});
   let module = null;
   const {
-    snapshot: snapshotMode = true, timeoutMs = 20000, readBytes = fetchBytes,
+    snapshot: snapshotMode = "cold", timeoutMs = 20000, readBytes = fetchBytes,
     loadStockSync, loaderFor = syncLoader, ...options
   } = rest;
   indexURL = slash(indexURL);
@@ -259,7 +263,9 @@ export async function bootPyodide(pyodideModule, { indexURL, bootURL, ...rest } 
     manifestP.catch(() => {});
     sumsP.catch(() => {});
     const snapshotURL = bootURL + "snapshot.bin";
-    const useSnapshot = snapshotMode === "cached" ? await isCached(snapshotURL) : !!snapshotMode;
+    const useSnapshot = snapshotMode === "cached" ? await isCached(snapshotURL)
+      : snapshotMode === "cold" ? !(await isCached(indexURL + "pyodide.asm.wasm"))
+        : !!snapshotMode;
     const snapshotP = useSnapshot ? readBytes(snapshotURL) : null;
     // a delta-coded snapshot is decoded with the wasm's data segments
     const wasmP = useSnapshot ? readBytes(indexURL + "pyodide.asm.wasm") : null;
@@ -282,7 +288,10 @@ export async function bootPyodide(pyodideModule, { indexURL, bootURL, ...rest } 
           "pyodide.asm.wasm");
         const pyodide = await withTimeout(fastBoot(module, manifest, bytes, config),
           timeoutMs, "snapshot boot");
-        return { pyodide, path: "snapshot", fallbacks, warmUp: NOTHING };
+        // the next (warm) visit boots on the trimmed zip: have it in the cache by then
+        const warmUp = snapshotMode === "cold"
+          ? () => prefetchLater(bootURL + manifest.stdlib.file) : NOTHING;
+        return { pyodide, path: "snapshot", fallbacks, warmUp };
       } catch (error) {
         fallbacks.push(`snapshot: ${error.message ?? error}`);
       }

@@ -60,6 +60,7 @@ function countingFetch(sizes, onBytes, onWasm) {
     const response = await original(input, init);
     if (name.endsWith(".wasm")) checkWasm(name, response);
     if (!response.ok || !response.body || !(name in sizes) || counted.has(name)) return response;
+    if (init?.cache === "only-if-cached") return response; // a cache probe, not a download
     counted.add(name);
     // Count a clone's bytes and hand back the original response untouched: a response
     // rebuilt around a JS stream would lose the browser's compiled-wasm cache.
