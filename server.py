@@ -9,17 +9,16 @@ import argparse
 import sys
 from pathlib import Path
 
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from runtime import catalog
 from runtime.recorder import DEFAULT_MAX_STEPS
-from web import assets, pages, views
+from web.files import Files
+from web.routes import api as routes_api, files as routes_files, pages as routes_pages
 
-HERE = Path(__file__).parent
-LINKS = views.Links(static=False)
 SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
@@ -41,14 +40,11 @@ def create_app(lessons_roots: list[Path] | None = None,
     lessons = catalog.load_lessons(lessons_roots)
     app = FastAPI(title="loopstep", version="0.1.0", docs_url=None, redoc_url=None)
     csp = content_security_policy(frame_ancestors)
-
-    def get(path: str):
-        """Register a GET route, and HEAD for it outside the schema."""
-        def register(endpoint):
-            app.add_api_route(path, endpoint, methods=["GET"])
-            app.add_api_route(path, endpoint, methods=["HEAD"], include_in_schema=False)
-            return endpoint
-        return register
+    app.include_router(routes_pages.router(lessons, limits))
+    app.include_router(routes_api.router(lessons))
+    app.include_router(routes_files.router())
+    # The file layer sits inside the security headers, so that files get them too.
+    app.add_middleware(Files, lessons=lessons)
 
     @app.middleware("http")
     async def security_headers(request: Request, call_next):
@@ -66,116 +62,8 @@ def create_app(lessons_roots: list[Path] | None = None,
     async def bad_request(request: Request, exc: RequestValidationError):
         return JSONResponse({"detail": "invalid request"}, status_code=400)
 
-    def lesson_or_404(lesson_id: str):
-        if lesson_id not in lessons:
-            raise HTTPException(404, f"unknown lesson: {lesson_id}")
-        return lessons[lesson_id]
-
-    def block_or_404(lesson, symbol: str):
-        for block in lesson.blocks:
-            if block.symbol == symbol:
-                return block
-        raise HTTPException(404, f"unknown block: {lesson.id}/{symbol}")
-
-    def preset_or_404(lesson, block, name: str | None):
-        if name is not None and name not in block.presets:
-            raise HTTPException(404, f"unknown preset for {lesson.id}/{block.symbol}: {name}")
-        return name
-
-    def html(body: str) -> HTMLResponse:
-        return HTMLResponse(body, headers={"Cache-Control": "no-cache"})
-
-    @get("/")
-    def index(lang: str | None = None):
-        return html(views.index_html(lessons, pages.pick_lang(lang), "/", LINKS))
-
-    @get("/lessons/{lesson_id}")
-    def lesson_page(lesson_id: str, request: Request, lang: str | None = None):
-        lesson = lesson_or_404(lesson_id)
-        return html(views.lesson_html(lesson, pages.pick_lang(lang), "/", LINKS,
-                                      _scenarios_from_query(request), limits))
-
-    def embed_page(lesson_id: str, symbol: str, scenario: str | None = None,
-                   lang: str | None = None):
-        lesson = lesson_or_404(lesson_id)
-        block = block_or_404(lesson, symbol)
-        preset_or_404(lesson, block, scenario)
-        return html(views.embed_html(lesson, symbol, pages.pick_lang(lang), "/", LINKS,
-                                     scenario, limits))
-
-    def embed_page_en(lesson_id: str, symbol: str, scenario: str | None = None):
-        return embed_page(lesson_id, symbol, scenario, "en")
-
-    # /embed/L/S?lang=en, and the folder forms /embed/L/S/ and /embed/L/S/en/ that
-    # a static export also has, so that embed.js works with either.
-    get("/embed/{lesson_id}/{symbol}")(embed_page)
-    get("/embed/{lesson_id}/{symbol}/")(embed_page)
-    get("/embed/{lesson_id}/{symbol}/en/")(embed_page_en)
-
-    @get("/api/lessons")
-    def api_lessons():
-        return {"lessons": [pages.lesson_api(lesson) for lesson in lessons.values()]}
-
-    @get("/api/lessons/{lesson_id}")
-    def api_lesson(lesson_id: str):
-        return pages.lesson_api(lesson_or_404(lesson_id))
-
-    @get("/api/lessons/{lesson_id}/blocks/{symbol}")
-    def api_block(lesson_id: str, symbol: str):
-        lesson = lesson_or_404(lesson_id)
-        block = block_or_404(lesson, symbol)
-        return next(b for b in pages.lesson_api(lesson)["blocks"] if b["symbol"] == block.symbol)
-
-    @get("/api/lessons/{lesson_id}/blocks/{symbol}/presets/{name}")
-    def api_preset(lesson_id: str, symbol: str, name: str):
-        lesson = lesson_or_404(lesson_id)
-        block = block_or_404(lesson, symbol)
-        preset_or_404(lesson, block, name)
-        return pages.preset_api(lesson, block.symbol, name)
-
-    def file_response(root: Path, relpath: str, request: Request, *, immutable: bool):
-        path = assets.resolve(root, relpath)
-        if path is None:
-            raise HTTPException(404, f"not found: {relpath}")
-        chosen = assets.asset(path, request.headers.get("accept-encoding", ""),
-                              immutable=immutable)
-        if request.headers.get("if-none-match") == chosen.headers["ETag"]:
-            return Response(status_code=304, headers=chosen.headers)
-        return FileResponse(chosen.path, headers=chosen.headers,
-                            media_type=chosen.headers["Content-Type"])
-
-    @get("/static/{relpath:path}")
-    def static(relpath: str, request: Request):
-        response = file_response(assets.STATIC_DIR, relpath, request, immutable=False)
-        response.headers["Access-Control-Allow-Origin"] = "*"  # embed.js on any host page
-        return response
-
-    @get("/vendor/{relpath:path}")
-    def vendor(relpath: str, request: Request):
-        return file_response(assets.VENDOR_DIR, relpath, request, immutable=True)
-
-    @get("/py/runtime/{name}")
-    def engine_file(name: str, request: Request):
-        if name not in pages.engine_files():
-            raise HTTPException(404, f"not found: {name}")
-        return file_response(pages.RUNTIME_DIR, name, request, immutable=False)
-
-    @get("/py/lessons/{relpath:path}")
-    def lesson_file(relpath: str, request: Request):
-        for lesson in lessons.values():
-            if relpath in lesson.files:
-                path = Path(lesson.files[relpath])
-                return file_response(path.parent, path.name, request, immutable=False)
-        raise HTTPException(404, f"not found: {relpath}")
-
     app.state.lessons = lessons
     return app
-
-
-def _scenarios_from_query(request: Request) -> dict[str, str]:
-    """`?scenario.child_tools=missing` picks a block's preset on the lesson page."""
-    prefix = "scenario."
-    return {k[len(prefix):]: v for k, v in request.query_params.items() if k.startswith(prefix)}
 
 
 def serve_limits(args: argparse.Namespace) -> dict:

@@ -16,7 +16,8 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
 import server  # noqa: E402
-from fastapi import HTTPException, Request  # noqa: E402
+from fastapi import HTTPException  # noqa: E402
+from fastapi.responses import FileResponse  # noqa: E402
 from web import assets, pages  # noqa: E402
 
 PAGES = HERE / "pages"
@@ -39,17 +40,15 @@ def with_bench_pages(create_app):
     def create(*args, **kwargs):
         app = create_app(*args, **kwargs)
 
-        def bench_file(name: str, request: Request):
+        known = {path.name: path for path in PAGES.iterdir() if path.is_file()}
+
+        def bench_file(name: str):
             if name == "config.json":
                 return bench_config(app)
-            path = assets.resolve(PAGES, name)
-            if path is None:
+            if name not in known:
                 raise HTTPException(404, f"not found: {name}")
-            chosen = assets.asset(path, request.headers.get("accept-encoding", ""),
-                                  immutable=False)
-            from fastapi.responses import FileResponse
-            return FileResponse(chosen.path, headers=chosen.headers,
-                                media_type=chosen.headers["Content-Type"])
+            return FileResponse(known[name], media_type=assets.content_type(known[name]),
+                                headers={"Cache-Control": assets.REVALIDATE})
 
         app.add_api_route("/bench/{name}", bench_file, methods=["GET"])
         return app

@@ -241,3 +241,25 @@ def test_templates_have_no_inline_script_or_style(client):
     for tag in re.findall(r"<script[^>]*>", html):
         assert ' src="' in tag or 'type="application/json"' in tag, tag
     assert re.search(r"<script[^>]* src=\"/static/js/page.js\"", html)
+
+
+def test_files_revalidate_answer_head_and_open_static_to_other_origins(client):
+    url = "/static/js/page.js"
+    first = client.get(url)
+    assert first.headers["cache-control"] == "no-cache"
+    assert first.headers["access-control-allow-origin"] == "*"
+    again = client.get(url, headers={"if-none-match": first.headers["etag"]})
+    assert again.status_code == 304 and again.content == b""
+    head = client.head(url)
+    assert head.status_code == 200 and head.content == b""
+    assert head.headers["content-length"] == first.headers["content-length"]
+    assert "access-control-allow-origin" not in client.get("/py/runtime/recorder.py").headers
+    assert client.post(url).status_code == 405
+
+
+def test_files_of_a_lesson_are_served_only_when_listed(client):
+    assert client.get("/py/lessons/s06/lesson.toml").headers["content-type"].startswith("text/plain")
+    r = client.get("/py/lessons/s06/nothere.py")
+    assert r.status_code == 404 and r.json() == {"detail": "not found: s06/nothere.py"}
+    r = client.get("/py/runtime/__init__.pyc")
+    assert r.status_code == 404 and r.json() == {"detail": "not found: __init__.pyc"}
