@@ -1,6 +1,6 @@
 // The agent views of a block whose run made model calls: the conversation panel,
 // the model and tool marks on the timeline, the previous / next model call buttons
-// and the "model call K of N" status (shared/contract.md, "Agent views").
+// and the "model call K of N" status (docs/design.md, "Agent calls").
 // Loaded only when such a trace arrives. Data reaches the DOM through textContent.
 
 import { Calls, inputText } from "./conversation.js";

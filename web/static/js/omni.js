@@ -1,5 +1,5 @@
 // Omniscient views of one block: breakpoint details, watches, the log lane and value
-// histories (shared/contract.md, "Omniscient views"). This part is on the critical
+// histories (docs/design.md, "Probes"). This part is on the critical
 // path and small: it adds the watch and log panes, listens for the reader's input
 // and marks the gutters; the views themselves (omni-views.js) and the breakpoint
 // editor (breakpoint-editor.js) are imported on first use.
