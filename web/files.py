@@ -22,7 +22,7 @@ from . import assets, pages
 
 
 # servestatic reads a body in 8 KiB blocks, one thread hop each; 2.7 MB of brotli wasm
-# then takes 335 hops (see docs/design.md, "Static files", for the measurements).
+# then takes 335 hops (docs/design.md, "Server: routes and files", has the measurements).
 BLOCK = 1 << 20
 
 
