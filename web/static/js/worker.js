@@ -156,9 +156,10 @@ async function boot(message) {
   const total = Object.values(sizes).reduce((a, b) => a + b, 0);
   let loaded = 0;
   let lastPost = 0;
+  let booting = true; // no progress after "ready" (a download for the next visit is not one)
   const report = (force) => {
     const now = Date.now();
-    if (force || now - lastPost > PROGRESS_INTERVAL_MS) {
+    if (booting && (force || now - lastPost > PROGRESS_INTERVAL_MS)) {
       lastPost = now;
       post({ type: "progress", loaded: Math.min(loaded, total), total });
     }
@@ -202,6 +203,7 @@ async function boot(message) {
   recordJson = pyodide.runPython(PRELUDE);
   const python = pyodide.runPython("import sys; sys.version.split()[0]");
   mark("recorder-imported");
+  booting = false;
   post({ type: "ready", python, path: bootPath, marks: marks() });
   booted.warmUp();
 }
