@@ -288,7 +288,7 @@ export class Block {
       this.breakpoints.delete(line);
       if (this.probes.spec(line)) {
         this.probes.setSpec(line, null);
-        this.askAgain();
+        this.omni.changed();
         return;
       }
     } else this.breakpoints.add(line);
@@ -302,16 +302,6 @@ export class Block {
       && n <= this.config.lineCount));
     if (this.trace) this.hits = hitIndices(this.trace, this.breakpoints);
     this.render();
-  }
-
-  /** The reader's questions (probes) changed: a shown run is recorded again with them,
-   * the cursor kept on its step (the run is deterministic: docs/design.md, "Probes"). */
-  askAgain() {
-    this.render();
-    this.onChange(this);
-    if (!this.trace || !RESTING.includes(this.state)) return;
-    const at = this.index;
-    this.start(at === END ? "run" : "debug", { seek: at === END || at === null ? null : at });
   }
 
   /** Whether this block shows a cursor. */

@@ -5,6 +5,7 @@
 // editor (breakpoint-editor.js) are imported on first use.
 
 import { cleanSpec } from "./probe-state.js";
+import { END } from "./stepping.js";
 
 const views = () => import("./omni-views.js");
 const editor = () => import("./breakpoint-editor.js");
@@ -117,9 +118,15 @@ export class Omni {
     this.render();
   }
 
-  /** The questions changed: a shown run is recorded again with them (docs/design.md). */
+  /** The reader's questions changed: a shown run is recorded again with them, the cursor
+   * kept on its step (the run is deterministic: docs/design.md, "Probes"). */
   changed() {
-    this.block.askAgain();
+    const block = this.block;
+    block.render();
+    block.onChange(block);
+    if (!block.trace || !["paused", "finished", "error"].includes(block.state)) return;
+    const at = block.index;
+    block.start(at === END ? "run" : "debug", { seek: at === END || at === null ? null : at });
   }
 
   /** Apply the URL's breakpoint details and watches. */
