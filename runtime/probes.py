@@ -130,7 +130,11 @@ class Probes:
         self.watches = [_compile(w) for w in watches]
         ok = [w for w in self.watches if not isinstance(w, _Failed)]
         self.batch = compile_tuple(ok) if len(ok) > 1 else None
-        self.batched = [not isinstance(w, _Failed) for w in self.watches]
+        # (watch id, its place in the batch's tuple, or None when evaluated alone)
+        places = iter(range(len(ok)))
+        self.positions = [(k, next(places) if self.batch is not None
+                           and not isinstance(w, _Failed) else None)
+                          for k, w in enumerate(self.watches)]
         self.by_span = {}
         self.log = []        # [step, breakpoint index, text, …]
         self.watch = []      # [step, [watch id, VALUE, …], …] where a watch changed
@@ -232,33 +236,37 @@ class Probes:
     def _watches(self, n, state, frame, event):
         previous = self.previous.get(state.fid)
         if previous is None:
-            previous = self.previous[state.fid] = [(_MISSING, None)] * len(self.watches)
-        changed = None
+            count = len(self.watches)
+            previous = self.previous[state.fid] = ([_MISSING] * count, [None] * count)
+        last_values, last_texts = previous
         values = None
         if self.batch is not None:   # all at once; one by one only when one of them raises
             values, error = self._eval(self.batch, frame)
-            values = iter(values) if error is None else None
-        for k, compiled in enumerate(self.watches):
-            if values is not None and self.batched[k]:
-                value, error = next(values), None
-            else:
-                value, error = self._eval(compiled, frame)
-            old_value, old = previous[k]
             if error is not None:
-                encoded = {"error": error}
-                value = _MISSING
-            elif old_value is value and type(value) in IMMUTABLE_SCALARS:
-                continue
+                values = None
+        changed = None
+        for k, position in self.positions:
+            if values is not None and position is not None:
+                value = values[position]
             else:
+                value, error = self._eval(self.watches[k], frame)
+                if error is not None:
+                    value = _MISSING
+                    encoded = {"error": error}
+            if value is not _MISSING:
+                if last_values[k] is value and type(value) in IMMUTABLE_SCALARS:
+                    continue
                 encoded = encode_fast(value)
-            previous[k] = (value, encoded)
-            if encoded == old:
+            last_values[k] = value
+            if encoded == last_texts[k]:
                 continue
+            last_texts[k] = encoded
             if changed is None:
-                changed = []
-            changed += [k, encoded]
+                changed = [k, encoded]
+            else:
+                changed += (k, encoded)
         if changed is not None:
-            self.watch += [n, changed]
+            self.watch += (n, changed)
         if event == RETURN and not state.generator:
             del self.previous[state.fid]
 
