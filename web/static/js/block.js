@@ -8,6 +8,7 @@ import { SEL, EVENTS } from "./selectors.js";
 import { END, step as nextIndex, applies, hitIndices, settle } from "./stepping.js";
 import { replay } from "./replay.js";
 import * as view from "./block-view.js";
+import { statusText } from "./block-status.js";
 import { ProbeState } from "./probe-state.js";
 import { Omni } from "./omni.js";
 
@@ -342,52 +343,12 @@ export class Block {
     return new Set(COMMANDS.filter((name) => this.allows(name)));
   }
 
-  statusText() {
-    const m = this.messages;
-    switch (this.state) {
-      case "loading":
-        return m.get("status_loading");
-      case "running":
-        return m.get("status_running");
-      case "paused":
-        if (this.trace?.status === "step_limit") {
-          return m.format("status_paused_step_limit", {
-            line: this.currentStep.line, steps: this.trace.count,
-          });
-        }
-        return m.format("status_paused", { line: this.currentStep.line });
-      case "finished":
-        if (this.trace?.status === "step_limit") {
-          return m.format("status_step_limit", { steps: this.trace.count });
-        }
-        return m.get("status_finished");
-      case "error":
-        return this.errorText();
-      default:
-        return m.get("status_idle");
-    }
-  }
-
-  errorText() {
-    const m = this.messages;
-    const f = this.failure;
-    if (f?.kind === "runtime") return m.format("status_runtime_failed", { message: f.message });
-    if (f?.kind === "timeout") return m.format("status_worker_restarted", { message: f.message });
-    if (f?.kind === "fatal") return m.format("status_runtime_crashed", { message: f.message });
-    if (f) return m.format("status_error_detail", { message: f.message });
-    const se = this.trace?.setup_error;
-    if (se) return m.format("status_setup_error", se);
-    const e = this.trace?.error;
-    if (e) return m.format("status_exception", { type: e.type, message: e.message, line: e.line });
-    return m.get("status_error");
-  }
-
   render() {
     const root = this.root;
     root.dataset.state = this.state;
     if (this.agent && this.agent.trace !== this.trace) this.attachAgent(this.trace);
     const callStatus = this.state === "paused" ? this.agent?.statusSuffix(this.index) : "";
-    root.querySelector(SEL.status).textContent = this.statusText() + (callStatus ?? "");
+    root.querySelector(SEL.status).textContent = statusText(this) + (callStatus ?? "");
     view.renderButtons(root, this.enabledActions());
     view.renderBreakpoints(root, this.breakpoints);
     const setup = root.querySelector(SEL.setupCode);

@@ -1,0 +1,44 @@
+// A block's status in words (the contract's [data-role="status"]): what the state
+// machine, the run and its failure say, in the page's language. Pure: no DOM.
+
+/** The status text of `block` (its state, trace, cursor step, failure, messages). */
+export function statusText(block) {
+  const m = block.messages;
+  const trace = block.trace;
+  switch (block.state) {
+    case "loading":
+      return m.get("status_loading");
+    case "running":
+      return m.get("status_running");
+    case "paused":
+      if (trace?.status === "step_limit") {
+        return m.format("status_paused_step_limit", {
+          line: block.currentStep.line, steps: trace.count,
+        });
+      }
+      return m.format("status_paused", { line: block.currentStep.line });
+    case "finished":
+      if (trace?.status === "step_limit") {
+        return m.format("status_step_limit", { steps: trace.count });
+      }
+      return m.get("status_finished");
+    case "error":
+      return errorText(block.failure, trace, m);
+    default:
+      return m.get("status_idle");
+  }
+}
+
+/** Why a block is in error: the runtime, the worker, the setup or the program. */
+export function errorText(failure, trace, m) {
+  const f = failure;
+  if (f?.kind === "runtime") return m.format("status_runtime_failed", { message: f.message });
+  if (f?.kind === "timeout") return m.format("status_worker_restarted", { message: f.message });
+  if (f?.kind === "fatal") return m.format("status_runtime_crashed", { message: f.message });
+  if (f) return m.format("status_error_detail", { message: f.message });
+  const se = trace?.setup_error;
+  if (se) return m.format("status_setup_error", se);
+  const e = trace?.error;
+  if (e) return m.format("status_exception", { type: e.type, message: e.message, line: e.line });
+  return m.get("status_error");
+}
