@@ -7,18 +7,15 @@ each; the captured calls equal CPython's, their steps pointing at the same lines
 
 import importlib.util
 import json
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from pyodide_node import record_in_pyodide
 
 from runtime.catalog import load_lessons
 from runtime.recorder import record
 
 HERE = Path(__file__).parent
-REPO = HERE.parent
-INDEX = REPO / "web" / "vendor" / "pyodide-314.0.8"
 _spec = importlib.util.spec_from_file_location("loopstep_agent_facts", HERE / "agent_facts.py")
 agent_facts = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(agent_facts)
@@ -27,9 +24,6 @@ MODES = [("monitoring", True), ("monitoring", False), ("settrace", True)]
 
 @pytest.fixture(scope="module")
 def pyodide(tmp_path_factory):
-    node = shutil.which("node")
-    assert node, "Node.js (node) is required for the Pyodide parity tests and was not found"
-    assert (INDEX / "pyodide.mjs").exists(), f"vendored Pyodide missing at {INDEX}"
     files = {}
     lessons = load_lessons()
     for lesson_id in {run[0] for run in agent_facts.RUNS}:
@@ -37,15 +31,7 @@ def pyodide(tmp_path_factory):
     runs = [{"lesson": lesson, "block": block, "scenario": scenario, "backend": backend,
              "agent": agent}
             for backend, agent in MODES for lesson, block, scenario in agent_facts.RUNS]
-    job = {"indexURL": str(INDEX),
-           "runtime": {p.name: str(p) for p in (REPO / "runtime").glob("*.py")},
-           "lessons": files, "runs": runs}
-    tmp = tmp_path_factory.mktemp("agent")
-    (tmp / "job.json").write_text(json.dumps(job), "utf-8")
-    done = subprocess.run([node, str(HERE / "node" / "record.mjs"), str(tmp / "job.json")],
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr[-4000:]
-    traces = iter(json.loads(done.stdout)["traces"])
+    traces = iter(record_in_pyodide(tmp_path_factory.mktemp("agent"), files, runs)["traces"])
     return {mode: {run: next(traces) for run in agent_facts.RUNS} for mode in MODES}
 
 

@@ -42,6 +42,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from pyodide_node import record_in_pyodide
 
 from runtime import wire
 from runtime.catalog import load_lessons
@@ -50,7 +51,6 @@ from runtime.recorder import record_packed
 HERE = Path(__file__).parent
 REPO = HERE.parent
 CORPUS = HERE / "oracle_lessons"
-INDEX = REPO / "web" / "vendor" / "pyodide-314.0.8"
 
 _spec = importlib.util.spec_from_file_location("loopstep_oracle", HERE / "oracle.py")
 oracle = importlib.util.module_from_spec(_spec)
@@ -96,23 +96,14 @@ def cpython(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def pyodide(tmp_path_factory):
-    assert (INDEX / "pyodide.mjs").exists(), f"vendored Pyodide missing at {INDEX}"
     tmp = tmp_path_factory.mktemp("oracle_pyodide")
     files = {rel: str(path) for lesson in LESSONS.values() for rel, path in lesson.files.items()}
     files["oracle_support/oracle.py"] = str(HERE / "oracle.py")
     code = ("import json, sys\nsys.path.insert(0, '/loopstep/lessons/oracle_support')\n"
             "import oracle\n"
             f"json.dumps([oracle.observe(l, b, 'normal', ['/loopstep/lessons']) for l, b in {BLOCKS!r}])")
-    job = {"indexURL": str(INDEX),
-           "runtime": {p.name: str(p) for p in (REPO / "runtime").glob("*.py")},
-           "lessons": files, "code": code,
-           "runs": [{"lesson": l, "block": b, "scenario": "normal", "packed": True}
-                    for l, b in BLOCKS]}
-    (tmp / "job.json").write_text(json.dumps(job), "utf-8")
-    done = subprocess.run([node(), str(HERE / "node" / "record.mjs"), str(tmp / "job.json")],
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr[-4000:]
-    result = json.loads(done.stdout)
+    result = record_in_pyodide(tmp, files, [{"lesson": l, "block": b, "scenario": "normal",
+                                              "packed": True} for l, b in BLOCKS], code=code)
     packed = result["traces"]
     assert {p["backend"] for p in packed} == {"monitoring"}
     return runs(packed, page_replay(packed, tmp), json.loads(result["value"]))

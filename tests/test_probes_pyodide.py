@@ -7,19 +7,15 @@ this CPython's ``probes``.
 """
 
 import importlib.util
-import json
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from pyodide_node import record_in_pyodide
 
 from runtime.catalog import load_lesson
 from runtime.recorder import record
 
 HERE = Path(__file__).parent
-REPO = HERE.parent
-INDEX = REPO / "web" / "vendor" / "pyodide-314.0.8"
 
 _spec = importlib.util.spec_from_file_location("loopstep_probe_cases_n", HERE / "probe_cases.py")
 cases = importlib.util.module_from_spec(_spec)
@@ -30,24 +26,14 @@ BACKENDS = ("monitoring", "settrace")
 
 @pytest.fixture(scope="module")
 def pyodide(tmp_path_factory):
-    node = shutil.which("node")
-    assert node, "Node.js (node) is required for the Pyodide probe tests and was not found"
-    assert (INDEX / "pyodide.mjs").exists(), f"vendored Pyodide missing at {INDEX}"
     files = {}
     for lesson in sorted({c[0] for c in cases.CASES.values()}):
         files.update({rel: str(path) for rel, path in load_lesson(lesson).files.items()})
     runs = [{"lesson": lesson, "block": block, "scenario": scenario, "probes": probes,
              "backend": backend}
             for backend in BACKENDS for lesson, block, scenario, probes in cases.CASES.values()]
-    job = {"indexURL": str(INDEX),
-           "runtime": {p.name: str(p) for p in (REPO / "runtime").glob("*.py")},
-           "lessons": files, "runs": runs}
-    job_path = tmp_path_factory.mktemp("probes") / "job.json"
-    job_path.write_text(json.dumps(job), "utf-8")
-    done = subprocess.run([node, str(HERE / "node" / "record.mjs"), str(job_path)],
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-4000:]
-    traces = json.loads(done.stdout)["traces"]
+    traces = record_in_pyodide(tmp_path_factory.mktemp("probes"), files, runs,
+                               timeout=300)["traces"]
     return {(backend, name): traces[k * len(NAMES) + i]
             for k, backend in enumerate(BACKENDS) for i, name in enumerate(NAMES)}
 

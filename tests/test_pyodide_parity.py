@@ -7,18 +7,15 @@ exact step sequences are compared with the golden traces CPython is compared wit
 """
 
 import importlib.util
-import json
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from pyodide_node import record_in_pyodide
 
 from runtime.catalog import load_lesson
 
 HERE = Path(__file__).parent
 REPO = HERE.parent
-INDEX = REPO / "web" / "vendor" / "pyodide-314.0.8"
 
 _spec = importlib.util.spec_from_file_location("loopstep_facts", HERE / "facts.py")
 facts = importlib.util.module_from_spec(_spec)
@@ -42,9 +39,6 @@ def custom_runs():
 
 
 def run_node(tmp_path):
-    node = shutil.which("node")
-    assert node, "Node.js (node) is required for the Pyodide parity tests and was not found"
-    assert (INDEX / "pyodide.mjs").exists(), f"vendored Pyodide missing at {INDEX}"
     loops = recorder_tests.write_lesson(tmp_path / "loops", recorder_tests.LOOPS)
     lesson = load_lesson("s06")
     files = {rel: str(path) for rel, path in lesson.files.items()}
@@ -57,16 +51,8 @@ def run_node(tmp_path):
              for b, text in custom_runs()]
     runs.append({"lesson": "t", "block": "spin", "scenario": "normal",
                  "maxSteps": SPEED_STEPS})
-    job = {"indexURL": str(INDEX),
-           "runtime": {p.name: str(p) for p in (REPO / "runtime").glob("*.py")},
-           "lessons": files, "runs": runs,
-           "code": "import sys; sys._getframe(0).f_code.co_name"}
-    job_path = tmp_path / "job.json"
-    job_path.write_text(json.dumps(job), "utf-8")
-    done = subprocess.run([node, str(HERE / "node" / "record.mjs"), str(job_path)],
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-4000:]
-    return json.loads(done.stdout)
+    return record_in_pyodide(tmp_path, files, runs,
+                             code="import sys; sys._getframe(0).f_code.co_name", timeout=300)
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,35 @@
+"""Run recordings inside the bundled Pyodide under Node (tests/node/record.mjs).
+
+One Node process boots web/vendor/pyodide-314.0.8 once, writes the runtime and the
+given lesson files where the browser worker writes them, records each run and
+prints ``{"traces": […], "value": …}``. Shared by every test that compares the
+in-browser Python with CPython.
+"""
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+HERE = Path(__file__).parent
+REPO = HERE.parent
+INDEX = REPO / "web" / "vendor" / "pyodide-314.0.8"
+
+
+def record_in_pyodide(folder, lessons, runs, *, code=None, timeout=600):
+    """Record ``runs`` (dicts for record.mjs) with ``lessons`` ({relative path: file});
+    ``code``: Python evaluated once after the runs, its value returned as "value"."""
+    node = shutil.which("node")
+    assert node, "Node.js (node) is required for the Pyodide tests and was not found"
+    assert (INDEX / "pyodide.mjs").exists(), f"vendored Pyodide missing at {INDEX}"
+    job = {"indexURL": str(INDEX),
+           "runtime": {p.name: str(p) for p in (REPO / "runtime").glob("*.py")},
+           "lessons": lessons, "runs": runs}
+    if code is not None:
+        job["code"] = code
+    job_path = Path(folder) / "job.json"
+    job_path.write_text(json.dumps(job), "utf-8")
+    done = subprocess.run([node, str(HERE / "node" / "record.mjs"), str(job_path)],
+                          capture_output=True, text=True, timeout=timeout)
+    assert done.returncode == 0, done.stderr[-4000:]
+    return json.loads(done.stdout)
