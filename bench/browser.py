@@ -94,8 +94,8 @@ def lesson_boot_once(context, base: str, timeout_ms: int = 180_000) -> dict:
     """The lesson page from navigation to 'runtime ready'; bytes of every request,
     the worker's included, from the network layer (encoded sizes)."""
     page = context.new_page()
-    sizes: list[tuple[str, int]] = []
-    page.on("requestfinished", lambda r: sizes.append((r.url, _encoded_size(r))))
+    finished: list = []   # sizes asked for after ready: a query per request while the
+    page.on("requestfinished", lambda r: finished.append(r))  # page boots costs its CPU
     try:
         page.add_init_script(READY_PROBE)
         page.goto(f"{base}/lessons/s06", wait_until="commit")
@@ -105,7 +105,7 @@ def lesson_boot_once(context, base: str, timeout_ms: int = 180_000) -> dict:
                 raise TimeoutError(f"{page.url}: not ready after {timeout_ms} ms")
             time.sleep(0.02)
         state = page.evaluate("window.__loopstep_ready")
-        entries = [{"name": url, "transferSize": size} for url, size in sizes]
+        entries = [{"name": r.url, "transferSize": _encoded_size(r)} for r in list(finished)]
         return {"ms": state["ms"], "path": state["path"], "fallbacks": [],
                 "bytes": _runtime_bytes(entries)}
     finally:
