@@ -175,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
             if "probes" in only:
                 print("probes and value history ...", flush=True)
                 results["probes"] = probes_bench.section(pw, base, max_steps,
-                                                         2 if args.quick else 3)
+                                                         2 if args.quick else 5)
             if "agent" in only:
                 results["agent"] = agent_calls.measure(pw, base, args.quick)
         if "cpython" in only:

@@ -10,10 +10,11 @@ lambdas, ``print``, ``list.append``, ``dict.clear``, a call of a program
 function, a name or attribute starting with ``_``) is refused with an error text
 and never evaluated. A value's own special methods (``__len__``, ``__eq__``,
 ``__repr__`` of a user class, a property) may still run; the lesson values are
-builtin containers. A checked expression stores no name (only a comprehension
-binds its own, and ``probes.py`` gives those a copy of the locals), and probes.py
-redirects the program's output while evaluating, so a refused or failing
-expression leaves the run exactly as it was.
+builtin containers. A checked expression stores no name in the frame: probes.py
+evaluates it in a function of its own (probe_code.py) that reads the
+frame's locals from the recorder's copy of them, and redirects the program's
+output while evaluating, so a refused or failing expression leaves the run
+exactly as it was.
 """
 
 import ast
@@ -56,7 +57,6 @@ _ALLOWED = (ast.Expression, ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.IfExp, ast.D
             ast.JoinedStr, ast.Constant, ast.Attribute, ast.Subscript, ast.Starred,
             ast.Name, ast.List, ast.Tuple, ast.Slice, ast.expr_context, ast.boolop,
             ast.operator, ast.unaryop, ast.cmpop)
-_NESTED = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
 class Refused(Exception):
@@ -115,10 +115,11 @@ def _bind(code):
     return code.replace(co_consts=consts)
 
 
-def _compile(tree, filename):
+def compile_tree(tree, filename, mode="eval"):
+    """Compile a tree made of checked expressions, their guards bound."""
     with warnings.catch_warnings():   # "'str' object is not callable": it is, once bound
         warnings.simplefilter("ignore", SyntaxWarning)
-        return _bind(compile(tree, filename, "eval", dont_inherit=True))
+        return _bind(compile(tree, filename, mode, dont_inherit=True))
 
 
 def _name(func):
@@ -150,15 +151,14 @@ _BOUND = {_MARK + "guard": guard,
 
 
 class Compiled:
-    """A checked expression: ``code`` for ``eval``; ``nested``: it has a comprehension
-    scope, whose free names are looked up as globals (so it needs the locals merged in)."""
+    """A checked expression: its ``tree`` (guarded) for probe_code.py, and ``code``, the
+    tree compiled on its own for ``eval`` (compiling it checks what parsing does not)."""
 
-    __slots__ = ("text", "code", "nested", "tree")
+    __slots__ = ("text", "code", "tree")
 
-    def __init__(self, text, code, nested, tree=None):
+    def __init__(self, text, code, tree):
         self.text = text
         self.code = code
-        self.nested = nested
         self.tree = tree
 
 
@@ -168,17 +168,8 @@ def compile_expression(text, filename="<expression>"):
         raise Refused("an expression must be non-empty text")
     tree = ast.parse(text.strip(), filename, mode="eval")
     _check(tree)
-    nested = any(isinstance(node, _NESTED) for node in ast.walk(tree))
     tree = ast.fix_missing_locations(_Guarded().visit(tree))
-    return Compiled(text, _compile(tree, filename), nested, tree)
-
-
-def compile_tuple(compiled, filename="<expressions>"):
-    """One Compiled expression whose value is the tuple of the values of ``compiled``
-    (all checked already): one ``eval`` per step instead of one per expression."""
-    tree = ast.Expression(body=ast.Tuple(elts=[c.tree.body for c in compiled], ctx=ast.Load()))
-    tree = ast.fix_missing_locations(tree)
-    return Compiled("", _compile(tree, filename), any(c.nested for c in compiled))
+    return Compiled(text, compile_tree(tree, filename), tree)
 
 
 def error_text(exc):

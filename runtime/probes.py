@@ -15,23 +15,25 @@ step, and ``result()`` is the trace's ``probes`` key (docs/design.md, "Probes"):
 
 An expression that raises (or is refused) never breaks the run: a condition or
 log part that raised counts as false / shows ``<error>``, and its first error
-text is kept on the breakpoint; a watch's error text is its value. Evaluation
-reads the frame's locals (a copy for an expression with a comprehension, which
-binds names) and writes into a sink instead of the program's output, so the run's output and result are the same as without probes.
+text is kept on the breakpoint; a watch's error text is its value. Evaluation is
+a call of a function made for the expressions and the frame's current set of
+local names (probe_code.py): it reads the locals from the recorder's ``prev`` of
+the step instead of ``frame.f_locals``, binds nothing in the frame, skips a watch
+whose value cannot have changed, and writes into a sink instead of the program's
+output, so the run's output and result are the same as without probes.
 """
 
 import reprlib
 import sys
 
-from . import expressions
-from .expressions import Refused, compile_expression, compile_tuple, error_text, template_parts
-from .steps import _OWN_LINE, encode_fast
-from .values import IMMUTABLE_SCALARS, MAX_CHARS
+from .expressions import Refused, error_text, template_parts
+from .probe_code import Frame, compile_group
+from .steps import _OWN_LINE
+from .values import MAX_CHARS
+from .watches import Watches
 
 LINE = 1
 RETURN = 2
-_FILE = "<loopstep expression>"
-_MISSING = object()
 
 
 class _Sink:
@@ -60,25 +62,6 @@ def _text(value):
         return f"<{error_text(exc)}>"
 
 
-class _Failed:
-    """An expression that could not be compiled: every evaluation gives its error."""
-
-    __slots__ = ("text", "error")
-    code = None
-    nested = False
-
-    def __init__(self, text, error):
-        self.text = text
-        self.error = error
-
-
-def _compile(text):
-    try:
-        return compile_expression(text, _FILE)
-    except (SyntaxError, Refused, ValueError) as exc:
-        return _Failed(text, error_text(exc))
-
-
 class Breakpoint:
     __slots__ = ("index", "line", "condition", "hits", "log", "parts", "count", "steps", "error")
 
@@ -96,13 +79,13 @@ class Breakpoint:
             if text is not None and not isinstance(text, str):
                 raise ValueError(f"a breakpoint's {name} must be text")
         self.line, self.hits = line, hits
-        self.condition = _compile(condition) if condition else None
+        self.condition = compile_group(condition) if condition else None
         self.log = log
         self.parts = None
         self.error = None
         if log is not None:
             try:
-                self.parts = [p if isinstance(p, str) else _compile(p[0])
+                self.parts = [p if isinstance(p, str) else compile_group(p[0])
                               for p in template_parts(log)]
             except Refused as exc:
                 self.error = error_text(exc)
@@ -118,29 +101,20 @@ class Breakpoint:
 class Probes:
     """Compiled probes of one recording; ``step`` is called by the TraceBuilder."""
 
-    def __init__(self, spec, line_count):
+    def __init__(self, spec, line_count, output=None):
         if not isinstance(spec, dict):
             raise ValueError("probes must be an object with breakpoints and watches")
+        self.output = output   # the recorder's Output (its ``muted`` is set while evaluating)
         bps = spec.get("breakpoints") or []
         watches = spec.get("watches") or []
         if not isinstance(bps, list) or not isinstance(watches, list) \
                 or not all(isinstance(w, str) and w.strip() for w in watches):
             raise ValueError("probes: breakpoints must be a list, watches a list of texts")
         self.breakpoints = [Breakpoint(k, b, line_count) for k, b in enumerate(bps)]
-        self.watches = [_compile(w) for w in watches]
-        ok = [w for w in self.watches if not isinstance(w, _Failed)]
-        self.batch = compile_tuple(ok) if len(ok) > 1 else None
-        # (watch id, its place in the batch's tuple, or None when evaluated alone)
-        places = iter(range(len(ok)))
-        self.positions = [(k, next(places) if self.batch is not None
-                           and not isinstance(w, _Failed) else None)
-                          for k, w in enumerate(self.watches)]
+        self.watches = Watches(watches) if watches else None
         self.by_span = {}
         self.log = []        # [step, breakpoint index, text, …]
-        self.watch = []      # [step, [watch id, VALUE, …], …] where a watch changed
-        self.previous = {}   # frame id → [(object, VALUE) per watch]
-        self.scope = None
-        self.merged = None
+        self.codes = {}      # (group, names bound) → code of its function
 
     @property
     def active(self):
@@ -155,27 +129,13 @@ class Probes:
                                              if span[0] <= b.line <= span[1]]
         return found
 
-    def _eval(self, compiled, frame):
-        """(value, None) or (None, error text)."""
-        code = compiled.code
-        if code is None:
-            return None, compiled.error
-        if compiled.nested:
-            # a comprehension binds its own names and looks up the others as globals:
-            # it gets a copy of globals and locals together
-            scope = self.merged
-            if scope is None:
-                scope = self.merged = {**frame.f_globals, **frame.f_locals}
-            glob = scope
-        else:
-            # the frame's locals read in place: a checked expression without a
-            # comprehension stores nothing (expressions.py)
-            scope = self.scope
-            if scope is None:
-                scope = self.scope = frame.f_locals
-            glob = frame.f_globals
+    def _eval(self, group, frame):
+        """(tuple of values, None) or (None, error text)."""
+        if not hasattr(group, "parts"):   # it did not compile
+            return None, group.error
+        function = frame.functions.get(group) or frame.function(group, self.codes)
         try:
-            return eval(code, glob, scope), None
+            return function(frame.prev), None
         except Exception as exc:
             return None, error_text(exc)
 
@@ -183,26 +143,41 @@ class Probes:
         """Evaluate what applies at step ``n`` (already appended) in ``frame``."""
         bps = ()
         if event == LINE and self.breakpoints and state.code.co_name not in _OWN_LINE:
-            bps = self._breakpoints_of(span)
-        if not bps and not self.watches:
-            return
-        saved = sys.stdout, sys.stderr
-        sys.stdout = sys.stderr = _SINK
-        try:
-            for bp in bps:
-                self._breakpoint(bp, n, frame)
-            if self.watches:
-                self._watches(n, state, frame, event)
-        finally:
-            sys.stdout, sys.stderr = saved
-            self.scope = self.merged = None
+            bps = self.by_span.get(span[0])
+            if bps is None:
+                bps = self._breakpoints_of(span)
+        watches = self.watches
+        if bps or watches is not None:
+            entry = state.probe
+            if entry is None or entry.prev is not state.prev:
+                # the recorder makes a new ``prev`` whenever a name is bound or unbound
+                entry = state.probe = Frame(state.prev, frame.f_globals, entry)
+            # what an evaluation writes is dropped: the program's output muted while it
+            # is sys.stdout and sys.stderr (as the recorder sets them), else swapped out
+            out = self.output
+            redirected = sys.stdout is not out or sys.stderr is not out
+            if redirected:
+                saved = sys.stdout, sys.stderr
+                sys.stdout = sys.stderr = _SINK
+            else:
+                out.muted = True
+            try:
+                for bp in bps:
+                    self._breakpoint(bp, n, entry)
+                if watches is not None:
+                    watches.step(n, entry)
+            finally:
+                if redirected:
+                    sys.stdout, sys.stderr = saved
+                else:
+                    out.muted = False
 
-    def _breakpoint(self, bp, n, frame):
+    def _breakpoint(self, bp, n, entry):
         if bp.condition is not None:
-            value, error = self._eval(bp.condition, frame)
+            values, error = self._eval(bp.condition, entry)
             if error is None:
                 try:
-                    holds = bool(value)
+                    holds = bool(values[0])
                 except Exception as exc:
                     holds, error = False, error_text(exc)
             if error is not None:
@@ -215,9 +190,9 @@ class Probes:
             return
         bp.steps.append(n)
         if bp.log is not None:
-            self.log += [n, bp.index, self._message(bp, frame)]
+            self.log += [n, bp.index, self._message(bp, entry)]
 
-    def _message(self, bp, frame):
+    def _message(self, bp, entry):
         if bp.parts is None:
             return f"<{bp.error}>"
         out = []
@@ -225,59 +200,17 @@ class Probes:
             if isinstance(part, str):
                 out.append(part)
                 continue
-            value, error = self._eval(part, frame)
+            values, error = self._eval(part, entry)
             if error is not None:
                 bp.error = bp.error or error
                 out.append(f"<{error}>")
             else:
-                out.append(_text(value))
+                out.append(_text(values[0]))
         return "".join(out)
 
-    def _watches(self, n, state, frame, event):
-        previous = self.previous.get(state.fid)
-        if previous is None:
-            count = len(self.watches)
-            previous = self.previous[state.fid] = ([_MISSING] * count, [None] * count)
-        last_values, last_texts = previous
-        values = None
-        if self.batch is not None:   # all at once; one by one only when one of them raises
-            values, error = self._eval(self.batch, frame)
-            if error is not None:
-                values = None
-        changed = None
-        for k, position in self.positions:
-            if values is not None and position is not None:
-                value = values[position]
-            else:
-                value, error = self._eval(self.watches[k], frame)
-                if error is not None:
-                    value = _MISSING
-                    encoded = {"error": error}
-            if value is not _MISSING:
-                if last_values[k] is value and type(value) in IMMUTABLE_SCALARS:
-                    continue
-                encoded = encode_fast(value)
-            last_values[k] = value
-            if encoded == last_texts[k]:
-                continue
-            last_texts[k] = encoded
-            if changed is None:
-                changed = [k, encoded]
-            else:
-                changed += (k, encoded)
-        if changed is not None:
-            self.watch += (n, changed)
-        if event == RETURN and not state.generator:
-            del self.previous[state.fid]
-
     def result(self):
-        watch = []
-        last = 0
-        for k in range(0, len(self.watch), 2):
-            n, changed = self.watch[k], self.watch[k + 1]
-            watch += [n - last, len(changed) // 2, *changed]
-            last = n
+        watches = self.watches
         return {"breakpoints": [b.result() for b in self.breakpoints],
                 "log": self.log,
-                "watches": [w.text for w in self.watches],
-                "watch": watch}
+                "watches": watches.texts if watches is not None else [],
+                "watch": watches.result() if watches is not None else []}

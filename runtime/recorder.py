@@ -29,11 +29,13 @@ _NOT_RUN = types.SimpleNamespace(result=None, error=None, stacks=[])  # a progra
 
 
 class Output(io.TextIOBase):
-    """Captured stdout/stderr; ``units`` is its length in UTF-16 code units."""
+    """Captured stdout/stderr; ``units`` is its length in UTF-16 code units. While
+    ``muted`` (a probe is being evaluated, probes.py) what is written is dropped."""
 
     def __init__(self):
         self.parts = []
         self.units = 0
+        self.muted = False
 
     def writable(self):
         return True
@@ -41,6 +43,8 @@ class Output(io.TextIOBase):
     def write(self, text):
         if not isinstance(text, str):
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        if self.muted:
+            return len(text)
         self.parts.append(text)
         self.units += len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
         return len(text)
@@ -167,9 +171,8 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, prob
     function = find_function(ast.parse(source_text, shown.source), block)
     main_code, traced = _targets(codes[source_index], block, shown.code_line, shown.def_line)
     program_files = {p.path for p in programs}
-    asked = Probes(probes, function.end_lineno - shown.def_line + 1) if probes else None
-
     output = Output()
+    asked = Probes(probes, function.end_lineno - shown.def_line + 1, output) if probes else None
     builder = TraceBuilder(def_line=shown.def_line, ranges=statement_ranges(function),
                            main_code=main_code, root_codes=codes,
                            program_files=program_files, output=output,

@@ -74,7 +74,7 @@ class Columns:
 
 class FrameState:
     __slots__ = ("fid", "code", "spans", "stack", "depth", "row", "prev", "last_event",
-                 "last_span", "exc", "generator", "hides")
+                 "last_span", "exc", "generator", "hides", "probe")
 
     def __init__(self, fid, code, spans):
         self.fid = fid
@@ -89,6 +89,7 @@ class FrameState:
         self.last_event = None
         self.last_span = None
         self.exc = None
+        self.probe = None   # probes.py's evaluation state of this frame (a probe_code.Frame)
 
 
 class TraceBuilder:

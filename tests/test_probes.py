@@ -1,15 +1,25 @@
 """Breakpoint conditions, hit counts, logpoints and watches recorded in this CPython."""
 
+import builtins
 import importlib.util
+import types
 from pathlib import Path
 
 import pytest
 
 from runtime import expressions
+from runtime.probe_code import tuple_function
 from runtime.recorder import record, record_packed
 from runtime.wire import unpack
 
 HERE = Path(__file__).parent
+
+
+def evaluate(text, scope):
+    """``text`` evaluated as probes.py does, with ``scope`` as the frame's locals."""
+    code = tuple_function([expressions.compile_expression(text)], frozenset(scope), "<test>")
+    function = types.FunctionType(code, {"__builtins__": builtins})
+    return function({name: (value, None) for name, value in scope.items()})[0]
 
 
 def _load(name, file):
@@ -65,10 +75,8 @@ def test_watch_stores_only_changes():
 ])
 def test_refused_expressions(text):
     with pytest.raises(expressions.Refused):
-        code = expressions.compile_expression(text)
-        eval(code.code, {"__builtins__": __builtins__},
-             {"restricted": {}, "tools": {"read_file": 1},
-              "task": "t", "ask": lambda *a: a, "open": lambda *a: a})
+        evaluate(text, {"restricted": {}, "tools": {"read_file": 1},
+                        "task": "t", "ask": lambda *a: a, "open": lambda *a: a})
 
 
 @pytest.mark.parametrize("text, value", [
@@ -78,10 +86,7 @@ def test_refused_expressions(text):
     ("isinstance(d, dict) and 'a' in d", True),
 ])
 def test_allowed_expressions(text, value):
-    code = expressions.compile_expression(text)
-    scope = {"history": ["ab", "xyz"], "d": {"a": 1, "b": 2}}
-    glob = {**scope} if code.nested else {}
-    assert eval(code.code, glob, scope) == value
+    assert evaluate(text, {"history": ["ab", "xyz"], "d": {"a": 1, "b": 2}}) == value
 
 
 def test_template_parts():
@@ -140,9 +145,7 @@ def test_evaluation_never_reaches_the_output(tmp_path):
 
 def test_a_shadowed_builtin_is_not_called():
     """``len`` bound to a program function in the frame goes through the guard and is refused."""
-    code = expressions.compile_expression("len(tools)")
     called = []
-    scope = {"tools": {}, "len": lambda x: called.append(x)}
     with pytest.raises(expressions.Refused):
-        eval(code.code, {}, scope)
+        evaluate("len(tools)", {"tools": {}, "len": lambda x: called.append(x)})
     assert called == []

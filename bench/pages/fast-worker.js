@@ -24,13 +24,15 @@ config.files.forEach((f, i) => {
 });
 performance.mark("loopstep:worker:files-written");
 const helpers = pyodide.runPython(`
-import io, json, sys, time
+import gc, io, json, sys, time
 sys.path.insert(0, "/loopstep")
 from runtime import recorder
 from runtime.catalog import load_lesson
 
 def record(lesson, block, scenario, roots, max_steps, probes=None):
-    # what the page's worker does: record, and serialise the packed trace it posts
+    # what the page's worker does: record, and serialise the packed trace it posts;
+    # the garbage of the previous run collected first, outside the timed part
+    gc.collect()
     t0 = time.perf_counter()
     text = recorder.record_packed(lesson, block, scenario, roots=list(roots),
                                   max_steps=max_steps,
