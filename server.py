@@ -16,6 +16,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from runtime import catalog
 from runtime.recorder import DEFAULT_MAX_STEPS
+from web import assets
 from web.files import Files
 from web.routes import api as routes_api, files as routes_files, pages as routes_pages
 
@@ -23,8 +24,9 @@ SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
 }
-CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; "
-       "connect-src 'self'; object-src 'none'; base-uri 'none'")
+# one inline script is allowed, by its hash: the head's early boot script (web/assets.py)
+CSP = (f"default-src 'self'; script-src 'self' 'wasm-unsafe-eval' {assets.EARLY_SCRIPT_HASH}; "
+       "worker-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'")
 
 
 def content_security_policy(frame_ancestors: str | None) -> str:

@@ -32,7 +32,8 @@ def bench_config(app) -> dict:
               for rel in sorted(lesson.files)]
     return {"indexURL": assets.PYODIDE_URL,
             "bootURL": f"/vendor/loopstep-boot-{assets.PYODIDE_VERSION}/",
-            "files": files, "lesson": LESSON, "block": lesson.blocks[0].symbol,
+            "files": files, "compiled": f"/static/pyc/{assets.RUNTIME_PYC.name}",
+            "lesson": LESSON, "block": lesson.blocks[0].symbol,
             "scenario": lesson.blocks[0].presets[0], "roots": ["/loopstep/lessons"]}
 
 

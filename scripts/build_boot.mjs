@@ -3,7 +3,8 @@
 //                      import (plus a margin), precompiled to .pyc by Pyodide's CPython
 //   snapshot.bin       a memory snapshot of a booted Pyodide with those modules imported
 //                      (a private Pyodide API, tied to the exact build: see boot.json),
-//                      stored XOR the wasm's data segments (web/static/js/snapshot-delta.js)
+//                      stored XOR the wasm's data segments, its zero runs left out
+//                      (web/static/js/snapshot-delta.js)
 //   empty.zip          an empty zip that stands in for python_stdlib.zip after a snapshot
 //                      restore until an import needs the real one (boot.js)
 //   boot.json          versions and sha256 of everything the fast path must match
@@ -29,7 +30,7 @@ const LESSON_ROOTS = [
   [path.join(ROOT, "bench", "lessons")],
 ];
 const quiet = { stdout: () => {}, stderr: () => {} };
-const { xorDataSegments } = await import(
+const { packZeroRuns, xorDataSegments } = await import(
   pathToFileURL(path.join(ROOT, "web", "static", "js", "snapshot-delta.js")).href);
 // An empty zip: only the end-of-central-directory record.
 const EMPTY_ZIP = Uint8Array.from([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)]);
@@ -152,11 +153,11 @@ async function main(argv) {
     rmSync(modulesPath);
     if (child.status !== 0) throw new Error(`snapshot failed:\n${child.stderr}`);
     const { failed } = JSON.parse(child.stdout);
-    const bytes = xorDataSegments(new Uint8Array(readFileSync(path.join(out, "snapshot.bin"))),
-      new Uint8Array(wasm));
+    const bytes = packZeroRuns(xorDataSegments(
+      new Uint8Array(readFileSync(path.join(out, "snapshot.bin"))), new Uint8Array(wasm)));
     writeFileSync(path.join(out, "snapshot.bin"), bytes);
     snapshot = { file: "snapshot.bin", size: bytes.length, sha256: sha256(bytes),
-      encoding: "xor-data-segments", failed };
+      encoding: "zero-runs+xor-data-segments", failed };
     writeFileSync(path.join(out, "empty.zip"), EMPTY_ZIP);
     files.push("snapshot.bin", "empty.zip");
   }

@@ -2,6 +2,8 @@
 
 Most go through the in-process test client; path traversal goes to a real server
 with raw request targets, since the test client normalises `/../` away."""
+import base64
+import hashlib
 import http.client
 import re
 import threading
@@ -12,6 +14,7 @@ import uvicorn
 from fastapi.testclient import TestClient
 
 import server
+from web import assets
 
 BLOCKS = ("child_tools", "run_subagent", "task_result")
 
@@ -235,11 +238,18 @@ def test_worker_python_files_are_served(client):
     assert r.status_code == 200 and "def child_tools(tools):" in r.text
 
 
-def test_templates_have_no_inline_script_or_style(client):
-    html = client.get("/lessons/s06").text
+def test_templates_have_no_inline_style_and_one_inline_script_allowed_by_its_hash(client):
+    response = client.get("/lessons/s06")
+    html = response.text
     assert " style=" not in html and "<style" not in html
-    for tag in re.findall(r"<script[^>]*>", html):
-        assert ' src="' in tag or 'type="application/json"' in tag, tag
+    inline = []
+    for tag, body in re.findall(r"(<script[^>]*>)(.*?)</script>", html, re.S):
+        if ' src="' not in tag and 'type="application/json"' not in tag:
+            inline.append(body)
+    assert inline == [assets.EARLY_SCRIPT]   # the head's early boot script, verbatim
+    digest = base64.b64encode(hashlib.sha256(inline[0].encode()).digest()).decode()
+    assert f"'sha256-{digest}'" in response.headers["content-security-policy"]
+    assert html.index("loopstep-runtime") < html.index(assets.EARLY_SCRIPT) < html.index("<body")
     assert re.search(r"<script[^>]* src=\"/static/js/page.js\"", html)
 
 

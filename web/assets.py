@@ -5,6 +5,8 @@ and the nginx configuration in deploy/ use the same types and policies.
 """
 from __future__ import annotations
 
+import base64
+import hashlib
 from pathlib import Path
 
 HERE = Path(__file__).parent
@@ -16,6 +18,14 @@ PYODIDE_URL = f"/vendor/pyodide-{PYODIDE_VERSION}/"
 BOOT_DIR = VENDOR_DIR / f"loopstep-boot-{PYODIDE_VERSION}"
 CODEMIRROR_VERSION = "6.0.2"
 CODEMIRROR_DIR = VENDOR_DIR / f"codemirror-{CODEMIRROR_VERSION}"
+# The script that starts the Python worker, inlined in the document's head (no request
+# before it runs) and allowed by its hash in the Content-Security-Policy (server.py,
+# deploy/nginx/loopstep.conf)
+EARLY_SCRIPT = (STATIC_DIR / "js" / "runtime-early.js").read_text("utf-8")
+EARLY_SCRIPT_HASH = "'sha256-" + base64.b64encode(
+    hashlib.sha256(EARLY_SCRIPT.encode("utf-8")).digest()).decode("ascii") + "'"
+# The recorder's modules precompiled by the vendored Pyodide (scripts/build_runtime_pyc.sh)
+RUNTIME_PYC = STATIC_DIR / "pyc" / "runtime.cpython-314.bin"
 BOOT_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
               "python_stdlib.zip", "pyodide-lock.json")
 

@@ -108,8 +108,10 @@ def runtime_config(lesson, lang: str, root: str, limits: dict | None = None) -> 
         "pyodide": {"indexURL": f"{root}vendor/pyodide-{assets.PYODIDE_VERSION}/",
                     "bootURL": f"{root}vendor/{assets.BOOT_DIR.name}/",
                     "sizes": assets.boot_sizes()},
+        "worker": f"{root}static/js/worker.js",
         "python": {"files": python_files, "roots": [f"{WORKER_ROOT}/lessons"],
-                   "sysPath": WORKER_ROOT},
+                   "sysPath": WORKER_ROOT,
+                   "compiled": f"{root}static/pyc/{assets.RUNTIME_PYC.name}"},
         "runtime": {"maxSteps": DEFAULT_MAX_STEPS, **(limits or {})},
     }
 
@@ -140,6 +142,7 @@ def page_config(lesson, lang: str, view: dict, *, embed: bool = False) -> dict:
 def render(name: str, **context) -> str:
     lang = context["lang"]
     context.setdefault("t", messages()[lang])
+    context.setdefault("early_script", assets.EARLY_SCRIPT)
     return templates().get_template(name).render(**context)
 
 

@@ -3,6 +3,7 @@
 // imported. Also answers "record" (a long trace, timed) and "untraced" (the same code
 // without the recorder) for bench/run.py.
 import { bootPyodide } from "/static/js/boot.js";
+import { unbundle } from "/static/js/pyc-bundle.js";
 
 performance.mark("loopstep:worker:evaluated");
 const config = await (await fetch("/bench/config.json")).json();
@@ -13,15 +14,26 @@ performance.mark("loopstep:worker:pyodide-imported");
 const params = new URL(self.location.href).searchParams;
 // ?snapshot=0 never, =1 always, =cached only when cached; none: boot.js's default
 const snapshot = { 0: false, 1: true, cached: "cached" }[params.get("snapshot")];
+// ?early=0: Pyodide compiles the wasm itself, when it loads (boot.js `early`)
+const early = params.get("early") !== "0";
 const { pyodide, path, fallbacks, warmUp } = await bootPyodide(module, {
-  indexURL, bootURL, ...(snapshot === undefined ? {} : { snapshot }), packages: [], stdout: () => {}, stderr: () => {},
+  indexURL, bootURL, early, ...(snapshot === undefined ? {} : { snapshot }), packages: [], stdout: () => {}, stderr: () => {},
 });
 performance.mark("loopstep:worker:pyodide-booted");
-const texts = await Promise.all(config.files.map(async (f) => (await fetch(f.url)).text()));
+const [texts, compiled] = await Promise.all([
+  Promise.all(config.files.map(async (f) => (await fetch(f.url)).text())),
+  fetch(config.compiled).then((r) => r.arrayBuffer()),
+]);
 config.files.forEach((f, i) => {
   pyodide.FS.mkdirTree(f.path.slice(0, f.path.lastIndexOf("/")));
   pyodide.FS.writeFile(f.path, texts[i], { encoding: "utf8" });
 });
+// the recorder's precompiled modules, as the page's worker writes them
+for (const { path, bytes } of unbundle(compiled)) {
+  const target = `/loopstep/${path}`;
+  pyodide.FS.mkdirTree(target.slice(0, target.lastIndexOf("/")));
+  pyodide.FS.writeFile(target, bytes);
+}
 performance.mark("loopstep:worker:files-written");
 const helpers = pyodide.runPython(`
 import gc, io, json, sys, time

@@ -1,4 +1,6 @@
 """The lesson page boots the bundled Pyodide in a module worker, from its own origin only."""
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import expect
 
@@ -46,6 +48,50 @@ def test_a_broken_fast_boot_set_falls_back_to_the_stock_boot(page, server_url):
     runtime = page.locator('[data-role="runtime"]')
     expect(runtime).to_have_attribute("data-state", "ready", timeout=90_000)
     expect(runtime).to_have_attribute("data-boot", "stock")
+    block = page.locator('[data-loopstep-block="s06/child_tools"]')
+    block.locator('button[data-action="run"]').click()
+    expect(block.locator('[data-role="output"]')).to_have_text("完成： 只读工具已选出\n")
+
+
+RUNTIME = sorted(p.name for p in (Path(__file__).parents[2] / "runtime").glob("*.py"))
+
+
+def test_the_recorder_is_imported_precompiled(page, server_url):
+    """Every module of the recorder comes precompiled (web/static/pyc), none is compiled."""
+    page.goto(f"{server_url}/lessons/s06")
+    runtime = page.locator('[data-role="runtime"]')
+    expect(runtime).to_have_attribute("data-state", "ready", timeout=60_000)
+    expect(runtime).to_have_attribute("data-compiled", str(len(RUNTIME)))
+    expect(runtime).to_have_attribute("data-stale", "")
+
+
+def test_a_module_changed_since_it_was_precompiled_runs_from_its_source(page, server_url):
+    """The precompiled recorder is checked against the sources the page serves: a changed
+    source is compiled and used, the rest still come precompiled."""
+    changed = "values.py"
+    source = (Path(__file__).parents[2] / "runtime" / changed).read_text("utf-8")
+
+    def edited(route):
+        route.fulfill(status=200, body=source + "\n# changed after it was precompiled\n",
+                      content_type="text/x-python; charset=utf-8")
+    page.route(f"**/py/runtime/{changed}", edited)
+    page.goto(f"{server_url}/lessons/s06")
+    runtime = page.locator('[data-role="runtime"]')
+    expect(runtime).to_have_attribute("data-state", "ready", timeout=60_000)
+    expect(runtime).to_have_attribute("data-stale", f"/loopstep/runtime/{changed}")
+    block = page.locator('[data-loopstep-block="s06/child_tools"]')
+    block.locator('button[data-action="run"]').click()
+    expect(block.locator('[data-role="output"]')).to_have_text("完成： 只读工具已选出\n")
+
+
+@pytest.mark.parametrize("body", [b"", b"not a bundle"])
+def test_without_the_precompiled_recorder_the_sources_are_compiled(page, server_url, body):
+    page.route("**/static/pyc/**", lambda route: route.fulfill(
+        status=404 if not body else 200, body=body, content_type="application/octet-stream"))
+    page.goto(f"{server_url}/lessons/s06")
+    runtime = page.locator('[data-role="runtime"]')
+    expect(runtime).to_have_attribute("data-state", "ready", timeout=60_000)
+    expect(runtime).to_have_attribute("data-compiled", "0")
     block = page.locator('[data-loopstep-block="s06/child_tools"]')
     block.locator('button[data-action="run"]').click()
     expect(block.locator('[data-role="output"]')).to_have_text("完成： 只读工具已选出\n")

@@ -57,7 +57,7 @@ def test_scripts_before_ready_fit_the_budget(playwright_instance, server_url, si
     sizes = scripts_before_ready(playwright_instance, lesson_url(server_url, site_kind))
     names = {path.rsplit("/", 1)[-1] for path in sizes}
     # the measurement sees the page's graph and the worker's (it would pass empty otherwise)
-    assert {"runtime-early.js", "page.js", "worker.js", "boot.js"} <= names, sorted(names)
+    assert {"page.js", "worker.js", "boot.js"} <= names, sorted(names)
     total = sum(sizes.values())
     listing = "\n".join(f"  {n:>7} B  {p}" for p, n in sorted(sizes.items(), key=lambda x: -x[1]))
     assert total <= CRITICAL_SCRIPT_BUDGET, (

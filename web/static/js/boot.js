@@ -27,13 +27,15 @@
 //              true: always the snapshot; "cached": only when the HTTP cache has it,
 //              else boot "trimmed" and let warmUp() fetch it for the next visit; false: never
 //   timeoutMs  per fast attempt (default 20000); the stock boot is not timed out here
+//   early      compile the wasm while the rest downloads (default true; compileEarly)
 //   readBytes(url) → Uint8Array (default: fetch); loadStockSync() → Uint8Array (default:
 //              synchronous XHR of indexURL + "python_stdlib.zip", in workers only);
 //   loaderFor(url) → (() → Uint8Array) | null: a synchronous loader of the trimmed zip
 //              (default: XHR in workers, none elsewhere)
 
 const STDLIB_PATH = "/lib/python314.zip";
-const DELTA = "xor-data-segments"; // boot.json snapshot.encoding (snapshot-delta.js)
+const DELTA = "xor-data-segments"; // boot.json snapshot.encoding steps (snapshot-delta.js)
+const ZERO_RUNS = "zero-runs";
 const FULL_STDLIB_PATH = "/lib/python314-stock.zip";
 
 /** A boot milestone on the worker's timeline (docs/performance.md). */
@@ -72,6 +74,36 @@ function prefetchLater(url) {
 }
 
 const NOTHING = () => {};
+
+/** Compile the wasm while everything else downloads (a browser over http(s) only): the
+ * compiled module, or null. Pyodide would only start compiling it once it is asked to
+ * load, after the snapshot has arrived and been decoded. */
+function compileEarly(indexURL) {
+  if (!/^https?:/.test(indexURL) || typeof WebAssembly.compileStreaming !== "function") return null;
+  // the browser's own response, so that the compiled code is cached for the next visit
+  const compiled = WebAssembly.compileStreaming(fetch(indexURL + "pyodide.asm.wasm"));
+  compiled.catch(() => {}); // then Pyodide compiles it itself, and reports what fails
+  return compiled;
+}
+
+/** Run `load` (a loadPyodide call) with the wasm instantiated from `compiled` when it
+ * compiled (Pyodide instantiates it with instantiateStreaming: same result, no second
+ * compilation), else as Pyodide does. */
+async function withCompiled(compiled, load) {
+  if (!compiled) return load();
+  const original = WebAssembly.instantiateStreaming;
+  WebAssembly.instantiateStreaming = async function instantiateCompiled(source, imports) {
+    const module = await compiled.catch(() => null);
+    if (!module) return original.call(WebAssembly, source, imports);
+    Promise.resolve(source).then((r) => r?.body?.cancel?.()).catch(() => {}); // not read
+    return { module, instance: await WebAssembly.instantiate(module, imports) };
+  };
+  try {
+    return await load();
+  } finally {
+    WebAssembly.instantiateStreaming = original;
+  }
+}
 
 function withTimeout(promise, ms, what) {
   let timer;
@@ -194,7 +226,7 @@ async function fastBoot(module, manifest, snapshot, config) {
   const stdlibFile = loadTrimmedSync ? manifest.placeholder : manifest.stdlib.file;
   const settings = { ...options, indexURL, packages: [], stdLibURL: bootURL + stdlibFile };
   if (snapshot) settings._loadSnapshot = snapshot;
-  const pyodide = await module.loadPyodide(settings);
+  const pyodide = await withCompiled(config.compiled, () => module.loadPyodide(settings));
   mark(snapshot ? "snapshot-restored" : "trimmed-loaded");
   if (!loadTrimmedSync) {
     const stdlib = pyodide.FS.readFile(STDLIB_PATH);
@@ -215,17 +247,28 @@ async function fastBoot(module, manifest, snapshot, config) {
   return pyodide;
 }
 
-/** The snapshot as Pyodide wants it: checked, and decoded when stored as a delta. */
+/** The snapshot as Pyodide wants it: checked, and decoded as boot.json's `encoding` says
+ * ("zero-runs+xor-data-segments": its zero runs expanded, then XOR the wasm's data). */
 async function snapshotBytes(stored, wasmP, manifest) {
+  mark("snapshot-fetched");
   if ((await sha256(stored)) !== manifest.snapshot.sha256) throw new Error("sha256 mismatch");
-  if (manifest.snapshot.encoding === undefined) return stored;
-  if (manifest.snapshot.encoding !== DELTA) {
-    throw new Error(`unknown encoding ${manifest.snapshot.encoding}`);
+  mark("snapshot-checked");
+  const encoding = manifest.snapshot.encoding;
+  if (encoding === undefined) return stored;
+  const steps = encoding.split("+");
+  if (steps.some((step) => step !== ZERO_RUNS && step !== DELTA)) {
+    throw new Error(`unknown encoding ${encoding}`);
   }
   // imported only here: a static import would add a round trip before the boot starts
-  const [{ xorDataSegments }, wasm] = await Promise.all([import("./snapshot-delta.js"), wasmP]);
-  if ((await sha256(wasm)) !== manifest.wasmSha256) throw new Error("pyodide.asm.wasm differs");
-  return xorDataSegments(stored, wasm);
+  const [codec, wasm] = await Promise.all([import("./snapshot-delta.js"), wasmP]);
+  mark("wasm-fetched");
+  let bytes = steps.includes(ZERO_RUNS) ? codec.expandZeroRuns(stored) : stored;
+  if (steps.includes(DELTA)) {
+    if ((await sha256(wasm)) !== manifest.wasmSha256) throw new Error("pyodide.asm.wasm differs");
+    bytes = codec.xorDataSegments(bytes, wasm);
+  }
+  mark("snapshot-decoded");
+  return bytes;
 }
 
 /**
@@ -243,10 +286,11 @@ export async function bootPyodide(pyodideModule, { indexURL, bootURL, ...rest } 
   imported.catch(() => {});
   let module = null;
   const {
-    snapshot: snapshotMode = "cold", timeoutMs = 20000, readBytes = fetchBytes,
+    snapshot: snapshotMode = "cold", timeoutMs = 20000, readBytes = fetchBytes, early = true,
     loadStockSync, loaderFor = syncLoader, ...options
   } = rest;
   indexURL = slash(indexURL);
+  let compiled = null;
   const fallbacks = [];
   if (bootURL) {
     bootURL = slash(bootURL);
@@ -255,6 +299,7 @@ export async function bootPyodide(pyodideModule, { indexURL, bootURL, ...rest } 
       loadStockSync: loadStockSync === undefined ? syncLoader(indexURL + "python_stdlib.zip")
         : loadStockSync,
       loaderFor,
+      compiled: null,
     };
     const text = (bytes) => new TextDecoder().decode(bytes);
     const manifestP = readBytes(bootURL + "boot.json").then((b) => JSON.parse(text(b)));
@@ -267,6 +312,8 @@ export async function bootPyodide(pyodideModule, { indexURL, bootURL, ...rest } 
       : snapshotMode === "cold" ? !(await isCached(indexURL + "pyodide.asm.wasm"))
         : !!snapshotMode;
     const snapshotP = useSnapshot ? readBytes(snapshotURL) : null;
+    // asked for once the cache was probed (a probe for a file being fetched waits for it)
+    compiled = config.compiled = early ? compileEarly(indexURL) : null;
     // a delta-coded snapshot is decoded with the wasm's data segments
     const wasmP = useSnapshot ? readBytes(indexURL + "pyodide.asm.wasm") : null;
     snapshotP?.catch(() => {});
@@ -309,6 +356,7 @@ export async function bootPyodide(pyodideModule, { indexURL, bootURL, ...rest } 
     }
   }
   module ??= await imported;
-  const pyodide = await module.loadPyodide({ ...options, indexURL });
+  if (early) compiled ??= compileEarly(indexURL);
+  const pyodide = await withCompiled(compiled, () => module.loadPyodide({ ...options, indexURL }));
   return { pyodide, path: "stock", fallbacks, warmUp: NOTHING };
 }

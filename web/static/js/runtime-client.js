@@ -30,17 +30,9 @@ export class RecordError extends Error {
 export class RuntimeClient extends EventTarget {
   constructor(config, { bootTimeout = BOOT_TIMEOUT_MS, recordTimeout = RECORD_TIMEOUT_MS } = {}) {
     super();
-    const base = document.baseURI;
     this.workerURL = new URL("worker.js", import.meta.url);
-    this.bootMessage = {
-      type: "boot",
-      indexURL: new URL(config.pyodide.indexURL, base).href,
-      sizes: config.pyodide.sizes ?? {},
-      files: (config.python.files ?? []).map((f) => ({ url: new URL(f.url, base).href, path: f.path })),
-      roots: config.python.roots ?? [],
-      sysPath: config.python.sysPath,
-      bootURL: config.pyodide.bootURL ? new URL(config.pyodide.bootURL, base).href : undefined,
-    };
+    // the worker resolves the config's URLs against the document's (worker.js, bootConfig)
+    this.bootMessage = { type: "boot", base: document.baseURI, config };
     // config.runtime (optional) may set bootTimeoutMs / recordTimeoutMs.
     this.bootTimeout = config.runtime?.bootTimeoutMs ?? bootTimeout;
     this.recordTimeout = config.runtime?.recordTimeoutMs ?? recordTimeout;
@@ -62,7 +54,9 @@ export class RuntimeClient extends EventTarget {
   boot() {
     if (this.ready) return this.ready;
     this.ready = new Promise((resolve, reject) => {
-      const worker = new Worker(this.workerURL, { type: "module", name: "loopstep-python" });
+      // the worker the head's early script started, once; else (a restart) a new one
+      const early = window.loopstepEarlyWorker;
+      const worker = early?.worker ?? new Worker(this.workerURL, { type: "module", name: "loopstep-python" });
       this.worker = worker;
       const timer = setTimeout(() => fail(new RecordError(seconds(this.bootTimeout), "runtime")),
         this.bootTimeout);
@@ -72,27 +66,36 @@ export class RuntimeClient extends EventTarget {
         this.setState("failed", { message: error.message });
         reject(error);
       };
-      worker.addEventListener("message", (event) => {
+      const onMessage = (event) => {
+        if (this.worker !== worker) return; // discarded (events kept by the early script)
         const m = event.data;
         if (m.type === "progress") this.setState("loading", { loaded: m.loaded, total: m.total });
         else if (m.type === "ready") {
           clearTimeout(timer);
           copyMarks(m.marks);
-          this.setState("ready", { python: m.python, path: m.path });
+          this.setState("ready", { python: m.python, path: m.path, compiled: m.compiled,
+            stale: m.stale });
           resolve();
         } else if (m.type === "failed" && m.boot) fail(new RecordError(m.message, "runtime"));
         else if (m.type === "failed" && m.fatal) this.restart(worker, m.message, "fatal");
         else this.answer(m);
-      });
-      worker.addEventListener("error", (event) => {
+      };
+      const onError = (event) => {
         event.preventDefault();
+        if (this.worker !== worker) return;
         const error = new RecordError(event.message || "worker error", "runtime");
         if (this.state !== "ready") fail(error);
         else this.restart(worker, error.message, "fatal");
-      });
+      };
+      worker.addEventListener("message", onMessage);
+      worker.addEventListener("error", onError);
       this.setState("loading", { loaded: 0, total: 1 });
-      worker.postMessage(this.bootMessage);
-      performance.mark("loopstep:boot-asked");
+      if (early) {
+        for (const event of early.take()) (event.type === "error" ? onError : onMessage)(event);
+      } else {
+        worker.postMessage(this.bootMessage);
+        performance.mark("loopstep:boot-asked");
+      }
     });
     this.ready.catch(() => {});
     return this.ready;

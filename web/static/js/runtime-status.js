@@ -9,7 +9,7 @@ export class RuntimeStatus {
   }
 
   /** Show a runtime client "state" event detail. */
-  show({ state, loaded, total, message, path, kind }) {
+  show({ state, loaded, total, message, path, kind, compiled, stale }) {
     if (!this.root) return;
     const label = this.root.querySelector(SEL.runtimeLabel);
     const bar = this.root.querySelector(SEL.runtimeProgress);
@@ -25,6 +25,9 @@ export class RuntimeStatus {
     } else if (state === "ready") {
       bar.value = bar.max;
       if (path) this.root.dataset.boot = path;
+      // the recorder's precompiled modules: how many, and those recompiled from source
+      if (compiled !== undefined) this.root.dataset.compiled = String(compiled);
+      if (stale) this.root.dataset.stale = stale.join(" ");
       label.textContent = m.get("ready");
     } else if (state === "failed") {
       label.textContent = m.format("status_runtime_failed", { message: message ?? "" });

@@ -1,10 +1,13 @@
 // The Python runtime: a module Web Worker that boots Pyodide and records traces.
 //
-// Protocol (docs/design.md): main → worker `boot` {indexURL, files, sizes,
-// sysPath, roots} and `record` {id, lesson, block, scenario, maxSteps, setup?} (`setup`:
-// the reader's setup text, only for scenario "custom"; `probes`: breakpoint conditions, hit
-// counts, logpoints and watches, see runtime/probes.py);
-// worker → main `progress` {loaded, total}, `ready` {python}, `trace` {id, json} (the packed trace),
+// Protocol (docs/design.md): main → worker `boot` {base, config} (config: the page's
+// runtime data island, its URLs relative to `base`) and `record` {id, lesson, block,
+// scenario, maxSteps, setup?, probes?} (`setup`: the reader's setup text, only for
+// scenario "custom"; `probes`: breakpoint conditions, hit counts, logpoints and watches,
+// see runtime/probes.py);
+// worker → main `progress` {loaded, total}, `ready` {python, path, marks, compiled, stale}
+// (`compiled`: how many precompiled modules were written, `stale`: those whose source
+// differs, so that Python compiled the source), `trace` {id, json} (the packed trace),
 // `failed` {id?, message, boot?, fatal?}. `fatal`: Pyodide itself broke (e.g. the
 // browser's stack overflowed under C recursion) and this worker can record no more.
 //
@@ -15,6 +18,8 @@
 // boot.js is imported when the boot message arrives, beside pyodide.mjs: a static import
 // would add a round trip before this worker could start.
 const bootModule = () => import("./boot.js");
+let pycImport = null;
+const pycModule = () => (pycImport ??= import("./pyc-bundle.js"));
 
 let pyodide = null;
 let bootPath = null; // "snapshot" | "trimmed" | "stock": which way Pyodide came up
@@ -49,15 +54,17 @@ const marks = () => performance.getEntriesByType("mark")
 mark("evaluated");
 
 /** Wrap fetch so bytes of the boot set are counted as they arrive; `onWasm` is called
- * when Pyodide asks for its wasm (the big downloads have all been asked for by then). */
+ * once the wasm has been asked for (the big downloads have all been asked for by then:
+ * what is asked for after them waits behind them, not before them). */
 function countingFetch(sizes, onBytes, onWasm) {
   const original = self.fetch.bind(self);
   const counted = new Set(); // a file read twice (the wasm: boot.js, then Pyodide) counts once
   return async (input, init) => {
     const url = input instanceof Request ? input.url : String(input); // string or URL
     const name = new URL(url, self.location.href).pathname.split("/").pop();
-    if (name.endsWith(".wasm")) onWasm();
-    const response = await original(input, init);
+    const responded = original(input, init);
+    if (name.endsWith(".wasm") && init?.cache !== "only-if-cached") onWasm(); // not a cache probe
+    const response = await responded;
     if (name.endsWith(".wasm")) checkWasm(name, response);
     if (!response.ok || !response.body || !(name in sizes) || counted.has(name)) return response;
     if (init?.cache === "only-if-cached") return response; // a cache probe, not a download
@@ -110,24 +117,47 @@ function watchWebAssembly() {
   }
 }
 
-/** Fetch the recorder's and the lesson's Python files (started while Pyodide boots, once
- * its own downloads are under way, so that they do not delay the runtime's first files). */
-function fetchFiles(files) {
+/** Fetch the recorder's and the lesson's Python files and the recorder's precompiled
+ * modules (started while Pyodide boots, once its own downloads are under way, so that
+ * they do not delay the runtime's first files). */
+function fetchFiles(files, compiledURL) {
   const texts = Promise.all(files.map(async (file) => {
     const response = await fetch(file.url);
     if (!response.ok) throw new Error(`${file.url}: HTTP ${response.status}`);
     return response.text();
   }));
   texts.catch(() => {}); // awaited after the boot; a failure is reported there
-  return texts;
+  // without the precompiled modules Python compiles the sources: slower, not wrong
+  const compiled = compiledURL
+    ? fetch(compiledURL).then((r) => (r.ok ? r.arrayBuffer() : null)).catch(() => null)
+    : Promise.resolve(null);
+  return { texts, compiled };
 }
 
-async function writeFiles(files, fetched) {
-  const texts = await fetched;
+/** Write the Python files, and the precompiled modules beside their sources: Python uses
+ * one only if it was compiled from the source it finds (checked hash-based .pyc). */
+async function writeFiles(files, fetched, sysPath) {
+  const { unbundle } = await pycModule().catch(() => ({ unbundle: () => [] }));
+  const texts = await fetched.texts;
   files.forEach((file, i) => {
     pyodide.FS.mkdirTree(file.path.slice(0, file.path.lastIndexOf("/")));
     pyodide.FS.writeFile(file.path, texts[i], { encoding: "utf8" });
   });
+  const buffer = await fetched.compiled;
+  const written = [];
+  let bundled = [];
+  try {
+    bundled = buffer ? unbundle(buffer) : [];
+  } catch {
+    // not a bundle after all: the sources are compiled
+  }
+  for (const { path, bytes } of bundled) {
+    const target = `${sysPath}/${path}`;
+    pyodide.FS.mkdirTree(target.slice(0, target.lastIndexOf("/")));
+    pyodide.FS.writeFile(target, bytes);
+    written.push(target);
+  }
+  return written;
 }
 
 const PRELUDE = `
@@ -135,6 +165,18 @@ import json, sys
 if SYS_PATH not in sys.path:
     sys.path.insert(0, SYS_PATH)
 from runtime import recorder
+
+def _loopstep_stale(compiled):
+    """The precompiled modules that were not compiled from the source beside them."""
+    import _imp, importlib.util
+    key = int.from_bytes(importlib.util.MAGIC_NUMBER, "little")
+    stale = []
+    for path in compiled:
+        source = importlib.util.source_from_cache(path)
+        with open(path, "rb") as pyc, open(source, "rb") as text:
+            if pyc.read(16)[8:] != _imp.source_hash(key, text.read()):
+                stale.append(source)
+    return stale
 
 def _loopstep_record(lesson, block, scenario, roots, max_steps, setup=None, probes=None):
     sys.setrecursionlimit(RECURSION_LIMIT)  # lesson code may have raised it
@@ -147,11 +189,28 @@ def _loopstep_record(lesson, block, scenario, roots, max_steps, setup=None, prob
         kwargs["probes"] = json.loads(probes)
     return recorder.record_packed(lesson, block, scenario, **kwargs)
 
-_loopstep_record
+_loopstep_record, _loopstep_stale
 `;
 
-async function boot(message) {
+/** The boot message's runtime config ({pyodide, python}, the page's data island) with
+ * its URLs resolved against the document's `base`. */
+function bootConfig({ base, config }) {
+  const url = (relative) => (relative ? new URL(relative, base).href : undefined);
+  const { pyodide: runtime, python } = config;
+  return {
+    indexURL: url(runtime.indexURL),
+    bootURL: url(runtime.bootURL),
+    sizes: runtime.sizes ?? {},
+    files: (python.files ?? []).map((f) => ({ url: url(f.url), path: f.path })),
+    roots: python.roots ?? [],
+    sysPath: python.sysPath,
+    compiled: url(python.compiled),
+  };
+}
+
+async function boot(request) {
   mark("boot-message");
+  const message = bootConfig(request);
   const sizes = message.sizes ?? {};
   const total = Object.values(sizes).reduce((a, b) => a + b, 0);
   let loaded = 0;
@@ -167,7 +226,7 @@ async function boot(message) {
   const files = message.files ?? [];
   let fetched = null;
   const fetchFilesOnce = () => {
-    fetched ??= fetchFiles(files);
+    fetched ??= fetchFiles(files, message.compiled);
   };
   self.fetch = countingFetch(sizes, (n) => {
     loaded += n;
@@ -180,6 +239,7 @@ async function boot(message) {
     loaded += sizes["pyodide.mjs"] ?? 0;
     return imported;
   });
+  pycModule().catch(() => {}); // asked for now, used once Pyodide is up
   const { bootPyodide } = await bootModule();
   const booted = await Promise.race([bootFailed, bootPyodide(module, {
     indexURL: message.indexURL,
@@ -195,16 +255,21 @@ async function boot(message) {
   loaded = total;
   report(true);
   fetchFilesOnce();
-  await writeFiles(files, fetched);
+  const sysPath = message.sysPath ?? "/loopstep";
+  const compiled = await writeFiles(files, fetched, sysPath);
   mark("files-written");
   roots = message.roots ?? [];
-  pyodide.globals.set("SYS_PATH", message.sysPath ?? "/loopstep");
+  pyodide.globals.set("SYS_PATH", sysPath);
   pyodide.globals.set("RECURSION_LIMIT", RECURSION_LIMIT);
-  recordJson = pyodide.runPython(PRELUDE);
+  const [recordFunction, staleFunction] = pyodide.runPython(PRELUDE).toJs({ depth: 1 });
+  recordJson = recordFunction;
   const python = pyodide.runPython("import sys; sys.version.split()[0]");
   mark("recorder-imported");
+  // recompiled from source: reported with "ready" (tests/browser/test_runtime_pyc.py)
+  const stale = staleFunction(pyodide.toPy(compiled)).toJs();
+  staleFunction.destroy();
   booting = false;
-  post({ type: "ready", python, path: bootPath, marks: marks() });
+  post({ type: "ready", python, path: bootPath, marks: marks(), compiled: compiled.length, stale });
   booted.warmUp();
 }
 
