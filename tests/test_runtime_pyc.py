@@ -10,6 +10,7 @@ from web import assets
 ROOT = Path(__file__).parent.parent
 MAGIC = b"LSPYC1\n"
 REBUILD = "stale: run scripts/build_runtime_pyc.sh (needs node) and commit the bundle"
+CACHE = "__pycache__"
 
 
 def bundle():
@@ -29,9 +30,9 @@ def bundle():
 def test_every_runtime_module_is_precompiled_from_its_current_source():
     files = bundle()
     sources = sorted((ROOT / "runtime").glob("*.py"))
-    assert sorted(files) == [f"runtime/__pycache__/{p.stem}.cpython-314.pyc" for p in sources], REBUILD
+    assert sorted(files) == [f"runtime/{CACHE}/{p.stem}.cpython-314.pyc" for p in sources], REBUILD
     for path in sources:
-        pyc = files[f"runtime/__pycache__/{path.stem}.cpython-314.pyc"]
+        pyc = files[f"runtime/{CACHE}/{path.stem}.cpython-314.pyc"]
         assert int.from_bytes(pyc[4:8], "little") == 0b11   # hash-based, checked on import
         key = int.from_bytes(pyc[:4], "little")
         assert pyc[8:16] == _imp.source_hash(key, path.read_bytes()), f"{path.name}: {REBUILD}"

@@ -53,7 +53,8 @@ def test_a_broken_fast_boot_set_falls_back_to_the_stock_boot(page, server_url):
     expect(block.locator('[data-role="output"]')).to_have_text("完成： 只读工具已选出\n")
 
 
-RUNTIME = sorted(p.name for p in (Path(__file__).parents[2] / "runtime").glob("*.py"))
+REPO = Path(__file__).resolve().parent.parent.parent
+RUNTIME = sorted(p.name for p in (REPO / "runtime").glob("*.py"))
 
 
 def test_the_recorder_is_imported_precompiled(page, server_url):
@@ -69,7 +70,7 @@ def test_a_module_changed_since_it_was_precompiled_runs_from_its_source(page, se
     """The precompiled recorder is checked against the sources the page serves: a changed
     source is compiled and used, the rest still come precompiled."""
     changed = "values.py"
-    source = (Path(__file__).parents[2] / "runtime" / changed).read_text("utf-8")
+    source = (REPO / "runtime" / changed).read_text("utf-8")
 
     def edited(route):
         route.fulfill(status=200, body=source + "\n# changed after it was precompiled\n",

@@ -265,7 +265,7 @@ async function boot(request) {
   recordJson = recordFunction;
   const python = pyodide.runPython("import sys; sys.version.split()[0]");
   mark("recorder-imported");
-  // recompiled from source: reported with "ready" (tests/browser/test_runtime_pyc.py)
+  // recompiled from source: reported with "ready" (tests/browser/test_boot.py)
   const stale = staleFunction(pyodide.toPy(compiled)).toJs();
   staleFunction.destroy();
   booting = false;
