@@ -180,7 +180,7 @@ def test_the_editor_is_not_loaded_before_it_is_opened(page, server_url, site_kin
     run_to_end(b)
     lazy = ("codemirror.mjs", "whatif.js", "setup-editor.js", "comparison.js", "align.js")
     assert not [u for u in loaded if Path(u).name in lazy]
-    open_editor(b)
+    expect(open_editor(b)).to_be_visible()   # the CodeMirror view: its module has arrived
     assert [u for u in loaded if Path(u).name == "codemirror.mjs"]
 
 
