@@ -151,14 +151,13 @@ _BOUND = {_MARK + "guard": guard,
 
 
 class Compiled:
-    """A checked expression: its ``tree`` (guarded) for probe_code.py, and ``code``, the
-    tree compiled on its own for ``eval`` (compiling it checks what parsing does not)."""
+    """A checked expression: its text and its guarded ``tree`` (probe_code.py compiles it
+    into the functions that evaluate it)."""
 
-    __slots__ = ("text", "code", "tree")
+    __slots__ = ("text", "tree")
 
-    def __init__(self, text, code, tree):
+    def __init__(self, text, tree):
         self.text = text
-        self.code = code
         self.tree = tree
 
 
@@ -169,7 +168,8 @@ def compile_expression(text, filename="<expression>"):
     tree = ast.parse(text.strip(), filename, mode="eval")
     _check(tree)
     tree = ast.fix_missing_locations(_Guarded().visit(tree))
-    return Compiled(text, compile_tree(tree, filename), tree)
+    compile_tree(tree, filename)   # what parsing lets through and compiling does not
+    return Compiled(text, tree)
 
 
 def error_text(exc):

@@ -44,14 +44,25 @@ class Failed:
 
 
 class Group:
-    """Checked expressions evaluated by one call."""
+    """Checked expressions evaluated by one call; ``codes`` caches the code of its
+    functions by the set of bound names they were made for."""
 
-    __slots__ = ("parts", "names", "text")
+    __slots__ = ("parts", "names", "text", "codes")
 
     def __init__(self, parts):
         self.parts = tuple(parts)
         self.names = names_of(self.parts)
         self.text = parts[0].text if len(parts) == 1 else ""
+        self.codes = {}
+
+    def code(self, make, bound):
+        """What ``make`` (``tuple_function`` or ``watch_function``) makes of the group for
+        the frame's ``bound`` names, made once per set of those it reads."""
+        key = (make, frozenset(bound) & self.names)
+        made = self.codes.get(key)
+        if made is None:
+            made = self.codes[key] = make(self.parts, key[1], FILE)
+        return made
 
 
 def compile_group(text):
@@ -76,23 +87,16 @@ class Frame:
         self.values = before.values if before is not None else None
         self.builtins = ()    # pure builtin names the watches read as globals
 
-    def _code(self, group, make, codes):
-        key = (group, frozenset(self.prev) & group.names)
-        made = codes.get(key)
-        if made is None:
-            made = codes[key] = make(group.parts, key[1], FILE)
-        return made
-
-    def function(self, group, codes):
-        """``group``'s tuple function (its code cached in ``codes`` by group and names)."""
-        code = self._code(group, tuple_function, codes)
-        function = self.functions[group] = FunctionType(code, self.globals)
+    def make_tuple(self, group):
+        """``group``'s function of ``prev`` giving the tuple of its values."""
+        function = self.functions[group] = FunctionType(group.code(tuple_function, self.prev),
+                                                        self.globals)
         return function
 
-    def watch_function(self, group, codes):
+    def make_watch(self, group):
         """The watches' function with this frame's ``prev``, a fresh ``__seen`` and
         ``self.values.note`` bound: called as ``watch()``, or ``watch(True)`` for all."""
-        code, self.builtins, reads = self._code(group, watch_function, codes)
+        code, self.builtins, reads = group.code(watch_function, self.prev)
         function = FunctionType(code, self.globals)
         function.__defaults__ = (False, self.prev, [None] * reads, self.values.note)
         self.watch = function

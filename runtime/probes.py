@@ -27,7 +27,7 @@ import reprlib
 import sys
 
 from .expressions import Refused, error_text, template_parts
-from .probe_code import Frame, compile_group
+from .probe_code import Failed, Frame, compile_group
 from .steps import _OWN_LINE
 from .values import MAX_CHARS
 from .watches import Watches
@@ -114,7 +114,6 @@ class Probes:
         self.watches = Watches(watches) if watches else None
         self.by_span = {}
         self.log = []        # [step, breakpoint index, text, …]
-        self.codes = {}      # (group, names bound) → code of its function
 
     @property
     def active(self):
@@ -131,9 +130,9 @@ class Probes:
 
     def _eval(self, group, frame):
         """(tuple of values, None) or (None, error text)."""
-        if not hasattr(group, "parts"):   # it did not compile
+        if isinstance(group, Failed):
             return None, group.error
-        function = frame.functions.get(group) or frame.function(group, self.codes)
+        function = frame.functions.get(group) or frame.make_tuple(group)
         try:
             return function(frame.prev), None
         except Exception as exc:

@@ -67,7 +67,6 @@ class Watches:
         self.failed = [(k, {"error": w.error}) for k, w in enumerate(self.compiled)
                        if isinstance(w, Failed)]
         self.batch = Group([self.compiled[k].parts[0] for k in ids]) if ids else None
-        self.codes = {}      # (group, names bound) → code of its function
         self.watch = []      # [step, [watch id, VALUE, …], …] where a watch changed
 
     @property
@@ -90,7 +89,7 @@ class Watches:
                 for k, encoded in self.failed:
                     frame.values.note_failed(k, encoded)
             if self.batch is not None:
-                frame.watch_function(self.batch, self.codes)(True)
+                frame.make_watch(self.batch)(True)
         values = frame.values
         if values.changed is not None:
             self.watch += (n, values.changed)
