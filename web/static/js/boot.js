@@ -75,15 +75,24 @@ function prefetchLater(url) {
 
 const NOTHING = () => {};
 
-/** Compile the wasm while everything else downloads (a browser over http(s) only): the
- * compiled module, or null. Pyodide would only start compiling it once it is asked to
- * load, after the snapshot has arrived and been decoded. */
-function compileEarly(indexURL) {
+/** Compile the wasm while everything else downloads (a browser over http(s) only):
+ * {compiled: the compiled module's promise, bytes: its bytes' promise when `withBytes`
+ * (the snapshot's delta is decoded with them), from the same response}, or null.
+ * Pyodide would only start compiling it once it is asked to load, after the snapshot
+ * has arrived and been decoded. */
+function compileEarly(indexURL, withBytes) {
   if (!/^https?:/.test(indexURL) || typeof WebAssembly.compileStreaming !== "function") return null;
-  // the browser's own response, so that the compiled code is cached for the next visit
-  const compiled = WebAssembly.compileStreaming(fetch(indexURL + "pyodide.asm.wasm"));
+  const url = indexURL + "pyodide.asm.wasm";
+  // the copy taken before anything reads the body; the browser's own response compiled,
+  // so that its compiled code is cached for the next visit
+  const fetched = fetch(url).then((response) => [response, withBytes ? response.clone() : null]);
+  const compiled = WebAssembly.compileStreaming(fetched.then(([response]) => response));
   compiled.catch(() => {}); // then Pyodide compiles it itself, and reports what fails
-  return compiled;
+  const bytes = withBytes ? fetched.then(async ([, copy]) => {
+    if (!copy.ok) throw new Error(`${url}: HTTP ${copy.status}`);
+    return new Uint8Array(await copy.arrayBuffer());
+  }) : null;
+  return { compiled, bytes };
 }
 
 /** Run `load` (a loadPyodide call) with the wasm instantiated from `compiled` when it
@@ -313,9 +322,10 @@ export async function bootPyodide(pyodideModule, { indexURL, bootURL, ...rest } 
         : !!snapshotMode;
     const snapshotP = useSnapshot ? readBytes(snapshotURL) : null;
     // asked for once the cache was probed (a probe for a file being fetched waits for it)
-    compiled = config.compiled = early ? compileEarly(indexURL) : null;
+    const wasm = early ? compileEarly(indexURL, useSnapshot) : null;
+    compiled = config.compiled = wasm?.compiled ?? null;
     // a delta-coded snapshot is decoded with the wasm's data segments
-    const wasmP = useSnapshot ? readBytes(indexURL + "pyodide.asm.wasm") : null;
+    const wasmP = useSnapshot ? wasm?.bytes ?? readBytes(indexURL + "pyodide.asm.wasm") : null;
     snapshotP?.catch(() => {});
     wasmP?.catch(() => {});
     module = await imported;
@@ -356,7 +366,7 @@ export async function bootPyodide(pyodideModule, { indexURL, bootURL, ...rest } 
     }
   }
   module ??= await imported;
-  if (early) compiled ??= compileEarly(indexURL);
+  if (early) compiled ??= compileEarly(indexURL, false)?.compiled ?? null;
   const pyodide = await withCompiled(compiled, () => module.loadPyodide({ ...options, indexURL }));
   return { pyodide, path: "stock", fallbacks, warmUp: NOTHING };
 }
