@@ -1,29 +1,18 @@
 """Watches against the locals: a watch skipped while its inputs cannot have changed
 (runtime/probe_code.py) still shows what evaluating it at every step would show."""
 
-import importlib.util
 from pathlib import Path
 
 import pytest
 
 from runtime.catalog import load_lessons
 from runtime.recorder import record
+from test_probes import cases, recorder_tests   # probe_cases.py and test_recorder.py, loaded
 
 HERE = Path(__file__).parent
 CORPUS = HERE / "oracle_lessons"
 BLOCKS = [(lesson.id, block.symbol, "normal")
           for lesson in load_lessons([CORPUS]).values() for block in lesson.blocks]
-
-
-def _load(name, file):
-    spec = importlib.util.spec_from_file_location(name, HERE / file)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-cases = _load("loopstep_probe_cases_w", "probe_cases.py")
-recorder_tests = _load("loopstep_recorder_tests_w", "test_recorder.py")
 
 
 def locals_by_step(trace):

@@ -5,6 +5,20 @@ import pytest
 from playwright.sync_api import expect
 
 
+def ready(page):
+    """The runtime panel once Python is ready (the stock boot, the slowest, within 90 s)."""
+    runtime = page.locator('[data-role="runtime"]')
+    expect(runtime).to_have_attribute("data-state", "ready", timeout=90_000)
+    return runtime
+
+
+def runs_child_tools(page):
+    """Run s06 child_tools: the lesson's output."""
+    block = page.locator('[data-loopstep-block="s06/child_tools"]')
+    block.locator('button[data-action="run"]').click()
+    expect(block.locator('[data-role="output"]')).to_have_text("完成： 只读工具已选出\n")
+
+
 @pytest.mark.allow_console_errors
 def test_code_and_gutter_are_there_before_python(page, server_url):
     page.route("**/vendor/**", lambda route: route.abort())  # Python never arrives
@@ -35,8 +49,7 @@ def test_page_reaches_ready_with_pyodide_in_a_worker(page, server_url):
 
 def test_the_fast_boot_is_used(page, server_url):
     page.goto(f"{server_url}/lessons/s06")
-    runtime = page.locator('[data-role="runtime"]')
-    expect(runtime).to_have_attribute("data-state", "ready", timeout=60_000)
+    runtime = ready(page)
     assert runtime.get_attribute("data-boot") in ("snapshot", "trimmed")
 
 
@@ -45,12 +58,9 @@ def test_a_broken_fast_boot_set_falls_back_to_the_stock_boot(page, server_url):
         route.fulfill(status=200, body=b"not a zip", content_type="application/zip")
     page.route("**/loopstep-boot-314.0.8/**", corrupt)
     page.goto(f"{server_url}/lessons/s06")
-    runtime = page.locator('[data-role="runtime"]')
-    expect(runtime).to_have_attribute("data-state", "ready", timeout=90_000)
+    runtime = ready(page)
     expect(runtime).to_have_attribute("data-boot", "stock")
-    block = page.locator('[data-loopstep-block="s06/child_tools"]')
-    block.locator('button[data-action="run"]').click()
-    expect(block.locator('[data-role="output"]')).to_have_text("完成： 只读工具已选出\n")
+    runs_child_tools(page)
 
 
 REPO = Path(__file__).resolve().parent.parent.parent
@@ -60,8 +70,7 @@ RUNTIME = sorted(p.name for p in (REPO / "runtime").glob("*.py"))
 def test_the_recorder_is_imported_precompiled(page, server_url):
     """Every module of the recorder comes precompiled (web/static/pyc), none is compiled."""
     page.goto(f"{server_url}/lessons/s06")
-    runtime = page.locator('[data-role="runtime"]')
-    expect(runtime).to_have_attribute("data-state", "ready", timeout=60_000)
+    runtime = ready(page)
     expect(runtime).to_have_attribute("data-compiled", str(len(RUNTIME)))
     expect(runtime).to_have_attribute("data-stale", "")
 
@@ -77,12 +86,9 @@ def test_a_module_changed_since_it_was_precompiled_runs_from_its_source(page, se
                       content_type="text/x-python; charset=utf-8")
     page.route(f"**/py/runtime/{changed}", edited)
     page.goto(f"{server_url}/lessons/s06")
-    runtime = page.locator('[data-role="runtime"]')
-    expect(runtime).to_have_attribute("data-state", "ready", timeout=60_000)
+    runtime = ready(page)
     expect(runtime).to_have_attribute("data-stale", f"/loopstep/runtime/{changed}")
-    block = page.locator('[data-loopstep-block="s06/child_tools"]')
-    block.locator('button[data-action="run"]').click()
-    expect(block.locator('[data-role="output"]')).to_have_text("完成： 只读工具已选出\n")
+    runs_child_tools(page)
 
 
 @pytest.mark.parametrize("body", [b"", b"not a bundle"])
@@ -90,9 +96,6 @@ def test_without_the_precompiled_recorder_the_sources_are_compiled(page, server_
     page.route("**/static/pyc/**", lambda route: route.fulfill(
         status=404 if not body else 200, body=body, content_type="application/octet-stream"))
     page.goto(f"{server_url}/lessons/s06")
-    runtime = page.locator('[data-role="runtime"]')
-    expect(runtime).to_have_attribute("data-state", "ready", timeout=60_000)
+    runtime = ready(page)
     expect(runtime).to_have_attribute("data-compiled", "0")
-    block = page.locator('[data-loopstep-block="s06/child_tools"]')
-    block.locator('button[data-action="run"]').click()
-    expect(block.locator('[data-role="output"]')).to_have_text("完成： 只读工具已选出\n")
+    runs_child_tools(page)
