@@ -5,26 +5,15 @@ import _imp
 import json
 from pathlib import Path
 
-from web import assets
+from web import assets, bundles
 
 ROOT = Path(__file__).parent.parent
-MAGIC = b"LSPYC1\n"
 REBUILD = "stale: run scripts/build_runtime_pyc.sh (needs node) and commit the bundle"
 CACHE = "__pycache__"
 
 
 def bundle():
-    data = assets.RUNTIME_PYC.read_bytes()
-    assert data.startswith(MAGIC)
-    length = int.from_bytes(data[len(MAGIC):len(MAGIC) + 4], "big")
-    start = len(MAGIC) + 4
-    index = json.loads(data[start:start + length])
-    offset, files = start + length, {}
-    for entry in index:
-        files[entry["path"]] = data[offset:offset + entry["size"]]
-        offset += entry["size"]
-    assert offset == len(data)
-    return files
+    return bundles.unpack(assets.RUNTIME_PYC.read_bytes())
 
 
 def test_every_runtime_module_is_precompiled_from_its_current_source():

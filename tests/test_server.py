@@ -232,8 +232,8 @@ def test_frame_ancestors_can_be_restricted():
 
 
 def test_worker_python_files_are_served(client):
-    config_files = client.get("/lessons/s06").text
-    assert "/py/runtime/recorder.py" in config_files
+    assert "/py/bundles/runtime.bin" in client.get("/lessons/s06").text
+    assert "def record(" in client.get("/py/runtime/recorder.py").text
     r = client.get("/py/lessons/s06/core/runtime.py")
     assert r.status_code == 200 and "def child_tools(tools):" in r.text
 

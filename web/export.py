@@ -8,7 +8,7 @@ import json
 import shutil
 from pathlib import Path
 
-from . import assets, pages, views
+from . import assets, bundles, pages, views
 
 LINKS = views.Links(static=True)
 
@@ -58,6 +58,8 @@ def _files(out: Path, lessons: dict) -> None:
     for lesson in lessons.values():
         for rel, path in lesson.files.items():
             shutil.copy2(path, _parent(out / "py" / "lessons" / rel))
+    bundles.write(out / bundles.FOLDER, bundles.runtime_files(pages.RUNTIME_DIR, pages.engine_files()),
+                  lessons)
 
 
 def _parent(path: Path) -> Path:

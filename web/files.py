@@ -4,21 +4,23 @@ copies chosen by Accept-Encoding (the smallest accepted, with `Vary`), ETag and
 Last-Modified with 304s, HEAD, byte ranges, and a 405 for any other method.
 
 Only the files listed here are answered: /static/ and /vendor/ (the two folders),
-/py/runtime/NAME (the recorder's modules) and /py/lessons/REL (each lesson's own
-files). A URL is looked up as a key, never joined to a folder, so `..`, encoded
+/py/runtime/NAME (the recorder's modules), /py/lessons/REL (each lesson's own
+files) and /py/bundles/ (the same sources in one file per lesson and one for the
+recorder, web/bundles.py, written into a temporary folder when the app starts). A URL is looked up as a key, never joined to a folder, so `..`, encoded
 slashes and backslashes cannot reach anything else; what is not listed falls through
 to the app's routes (web/routes/files.py), which answer a 404 naming the path. Files
 are read when the app starts, like the lessons: restart after editing them.
 """
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 from servestatic import ServeStaticASGI
 from servestatic.asgi import FileServerASGI
 from servestatic.utils import decode_path_info
 
-from . import assets, pages
+from . import assets, bundles, pages
 
 
 # servestatic reads a body in 8 KiB blocks, one thread hop each; 2.7 MB of brotli wasm
@@ -40,6 +42,10 @@ class Files(ServeStaticASGI):
         for lesson in lessons.values():
             for rel, path in lesson.files.items():
                 self.add_file_to_dictionary(f"/py/lessons/{rel}", str(path))
+        self.bundles = tempfile.TemporaryDirectory(prefix="loopstep-bundles-")  # removed with it
+        runtime = bundles.runtime_files(pages.RUNTIME_DIR, pages.engine_files())
+        for name, path in bundles.write(Path(self.bundles.name), runtime, lessons).items():
+            self.add_file_to_dictionary(f"/{bundles.FOLDER}/{name}", str(path))
 
     async def __call__(self, scope, receive, send):
         """ServeStaticASGI's lookup, with file bodies sent in BLOCK-sized reads."""

@@ -10,7 +10,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from runtime.catalog import CUSTOM
 from runtime.recorder import DEFAULT_MAX_STEPS
 
-from . import assets
+from . import assets, bundles
 from .highlight import highlight_lines
 
 HERE = Path(__file__).parent
@@ -96,20 +96,15 @@ def runtime_config(lesson, lang: str, root: str, limits: dict | None = None) -> 
 
     `limits` may set the runtime's `bootTimeoutMs`, `recordTimeoutMs` and `maxSteps`
     (default: the recorder's DEFAULT_MAX_STEPS)."""
-    python_files = [
-        {"url": f"{root}py/runtime/{name}", "path": f"{WORKER_ROOT}/runtime/{name}"}
-        for name in engine_files()
-    ] + [
-        {"url": f"{root}py/lessons/{rel}", "path": f"{WORKER_ROOT}/lessons/{rel}"}
-        for rel in sorted(lesson.files)
-    ]
+    python_bundles = [f"{root}{bundles.FOLDER}/{name}"
+                      for name in (bundles.RUNTIME, bundles.lesson_name(lesson.id))]
     return {
         "lang": lang,
         "pyodide": {"indexURL": f"{root}vendor/pyodide-{assets.PYODIDE_VERSION}/",
                     "bootURL": f"{root}vendor/{assets.BOOT_DIR.name}/",
                     "sizes": assets.boot_sizes()},
         "worker": f"{root}static/js/worker.js",
-        "python": {"files": python_files, "roots": [f"{WORKER_ROOT}/lessons"],
+        "python": {"bundles": python_bundles, "roots": [f"{WORKER_ROOT}/lessons"],
                    "sysPath": WORKER_ROOT,
                    "compiled": f"{root}static/pyc/{assets.RUNTIME_PYC.name}"},
         "runtime": {"maxSteps": DEFAULT_MAX_STEPS, **(limits or {})},

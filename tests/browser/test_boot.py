@@ -4,6 +4,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from web import bundles, pages
+
 
 def ready(page):
     """The runtime panel once Python is ready (the stock boot, the slowest, within 90 s)."""
@@ -79,12 +81,12 @@ def test_a_module_changed_since_it_was_precompiled_runs_from_its_source(page, se
     """The precompiled recorder is checked against the sources the page serves: a changed
     source is compiled and used, the rest still come precompiled."""
     changed = "values.py"
-    source = (REPO / "runtime" / changed).read_text("utf-8")
+    files = bundles.runtime_files(REPO / "runtime", pages.engine_files())
+    files[f"runtime/{changed}"] += b"\n# changed after it was precompiled\n"
 
     def edited(route):
-        route.fulfill(status=200, body=source + "\n# changed after it was precompiled\n",
-                      content_type="text/x-python; charset=utf-8")
-    page.route(f"**/py/runtime/{changed}", edited)
+        route.fulfill(status=200, body=bundles.pack(files), content_type="application/octet-stream")
+    page.route(f"**/py/bundles/{bundles.RUNTIME}", edited)
     page.goto(f"{server_url}/lessons/s06")
     runtime = ready(page)
     expect(runtime).to_have_attribute("data-stale", f"/loopstep/runtime/{changed}")

@@ -7,7 +7,7 @@ from fastapi import APIRouter, HTTPException
 from . import get
 
 PATHS = ("/static/{relpath:path}", "/vendor/{relpath:path}", "/py/runtime/{relpath}",
-         "/py/lessons/{relpath:path}")
+         "/py/lessons/{relpath:path}", "/py/bundles/{relpath:path}")
 
 
 def not_found(relpath: str):

@@ -28,6 +28,9 @@
 //              else boot "trimmed" and let warmUp() fetch it for the next visit; false: never
 //   timeoutMs  per fast attempt (default 20000); the stock boot is not timed out here
 //   early      compile the wasm while the rest downloads (default true; compileEarly)
+//   given      {snapshot, wasm, compiled}: promises of the snapshot's bytes, the wasm's bytes
+//              and the compiled wasm, downloads begun before the boot (the page's head
+//              script, worker.js): the snapshot path is tried with them, nothing probed
 //   readBytes(url) → Uint8Array (default: fetch); loadStockSync() → Uint8Array (default:
 //              synchronous XHR of indexURL + "python_stdlib.zip", in workers only);
 //   loaderFor(url) → (() → Uint8Array) | null: a synchronous loader of the trimmed zip
@@ -93,6 +96,21 @@ function compileEarly(indexURL, withBytes) {
     return new Uint8Array(await copy.arrayBuffer());
   }) : null;
   return { compiled, bytes };
+}
+
+/** What loadPyodide would ask for only once called, after the snapshot has arrived and
+ * been decoded, asked for now (a browser over http(s) only): pyodide.asm.mjs is imported
+ * (loadPyodide's import of the same URL gets this module), and the promise of the lock
+ * file's contents is returned for loadPyodide's `lockFileContents`; else null. */
+function ahead(indexURL) {
+  if (!/^https?:/.test(indexURL)) return null;
+  import(indexURL + "pyodide.asm.mjs").catch(() => {}); // loadPyodide reports what fails
+  const lockFile = fetch(indexURL + "pyodide-lock.json").then((response) => {
+    if (!response.ok) throw new Error(`pyodide-lock.json: HTTP ${response.status}`);
+    return response.json();
+  });
+  lockFile.catch(() => {});
+  return lockFile;
 }
 
 /** Run `load` (a loadPyodide call) with the wasm instantiated from `compiled` when it
@@ -234,6 +252,7 @@ async function fastBoot(module, manifest, snapshot, config) {
     ? config.loaderFor(bootURL + manifest.stdlib.file) : null;
   const stdlibFile = loadTrimmedSync ? manifest.placeholder : manifest.stdlib.file;
   const settings = { ...options, indexURL, packages: [], stdLibURL: bootURL + stdlibFile };
+  if (config.lockFile) Object.assign(settings, { lockFileContents: config.lockFile, packageBaseUrl: indexURL });
   if (snapshot) settings._loadSnapshot = snapshot;
   const pyodide = await withCompiled(config.compiled, () => module.loadPyodide(settings));
   mark(snapshot ? "snapshot-restored" : "trimmed-loaded");
@@ -296,7 +315,7 @@ export async function bootPyodide(pyodideModule, { indexURL, bootURL, ...rest } 
   let module = null;
   const {
     snapshot: snapshotMode = "cold", timeoutMs = 20000, readBytes = fetchBytes, early = true,
-    loadStockSync, loaderFor = syncLoader, ...options
+    given, loadStockSync, loaderFor = syncLoader, ...options
   } = rest;
   indexURL = slash(indexURL);
   let compiled = null;
@@ -317,17 +336,19 @@ export async function bootPyodide(pyodideModule, { indexURL, bootURL, ...rest } 
     manifestP.catch(() => {});
     sumsP.catch(() => {});
     const snapshotURL = bootURL + "snapshot.bin";
-    const useSnapshot = snapshotMode === "cached" ? await isCached(snapshotURL)
+    const useSnapshot = given ? true : snapshotMode === "cached" ? await isCached(snapshotURL)
       : snapshotMode === "cold" ? !(await isCached(indexURL + "pyodide.asm.wasm"))
         : !!snapshotMode;
-    const snapshotP = useSnapshot ? readBytes(snapshotURL) : null;
+    const snapshotP = given ? given.snapshot : useSnapshot ? readBytes(snapshotURL) : null;
     // asked for once the cache was probed (a probe for a file being fetched waits for it)
-    const wasm = early ? compileEarly(indexURL, useSnapshot) : null;
+    const wasm = given ? { compiled: given.compiled, bytes: given.wasm }
+      : early ? compileEarly(indexURL, useSnapshot) : null;
     compiled = config.compiled = wasm?.compiled ?? null;
     // a delta-coded snapshot is decoded with the wasm's data segments
     const wasmP = useSnapshot ? wasm?.bytes ?? readBytes(indexURL + "pyodide.asm.wasm") : null;
     snapshotP?.catch(() => {});
     wasmP?.catch(() => {});
+    config.lockFile = ahead(indexURL);
     module = await imported;
     let manifest = null;
     try {

@@ -1,4 +1,5 @@
-// The recorder's precompiled modules as one file (scripts/build_runtime_pyc.mjs):
+// Files in one response (web/bundles.py): the page's Python sources, and the recorder's
+// precompiled modules (scripts/build_runtime_pyc.mjs). Format:
 // "LSPYC1\n", the length of a JSON index as 4 bytes big-endian, the index
 // [{path, size}] and the files' bytes in that order.
 

@@ -4,6 +4,10 @@
 // reads: it runs as soon as the parser reaches it, with nothing to fetch first. Until
 // page.js's runtime client adopts the worker (runtime-client.js), what the worker posts
 // is kept here.
+// On a first visit (the wasm not in the HTTP cache yet) the worker boots from the
+// snapshot: its two big downloads start here, half a second before the worker could ask
+// for them, and reach the worker as they arrive (`head` messages, worker.js), the wasm
+// compiled from the browser's own response so that its compiled code is cached.
 (() => {
   const island = document.getElementById("loopstep-runtime");
   if (!island || !window.Worker) return;
@@ -20,8 +24,6 @@
   };
   worker.addEventListener("message", keep);
   worker.addEventListener("error", keep);
-  worker.postMessage({ type: "boot", base, config });
-  performance.mark("loopstep:boot-asked");
   window.loopstepEarlyWorker = {
     worker,
     /** Hand the worker over: stop keeping its events and return those kept so far. */
@@ -32,4 +34,48 @@
       return events;
     },
   };
+  const { indexURL, bootURL } = config.pyodide ?? {};
+  const wasm = indexURL && new URL("pyodide.asm.wasm", new URL(indexURL, base));
+  // A first visit is told by a note left on it: asking the HTTP cache itself (a fetch
+  // `only-if-cached`) logs an error on the console when the file is not there. A stale
+  // note (the cache cleared, the storage kept) only leaves the downloads to the worker.
+  const note = `loopstep-fetched:${wasm}`;
+  let head = false;
+  try {
+    head = Boolean(bootURL && WebAssembly.compileStreaming && !localStorage.getItem(note));
+    if (head) localStorage.setItem(note, "1");
+  } catch {
+    head = false; // no storage here: the worker decides, as it always can
+  }
+  const send = (name, data, transfer) => worker.postMessage({ type: "head", name, ...data }, transfer);
+  const failed = (name) => (error) => send(name, { error: String(error?.message ?? error) });
+  // forwarded in parts of at least 1 MB: a message per network chunk cost the page's
+  // main thread more than the worker gained
+  const forward = (name, fetched) => fetched.then(async (response) => {
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    const reader = response.body.getReader();
+    let chunks = [];
+    let size = 0;
+    const flush = () => {
+      send(name, { chunks }, chunks.map((chunk) => chunk.buffer));
+      chunks = [];
+      size = 0;
+    };
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      const { value } = read;
+      chunks.push(value.byteLength === value.buffer.byteLength ? value : value.slice());
+      size += value.byteLength;
+      if (size >= 1 << 20) flush();
+    }
+    flush();
+    send(name, { done: true });
+  }).catch(failed(name));
+  worker.postMessage({ type: "boot", base, config, head });
+  performance.mark("loopstep:boot-asked");
+  if (!head) return;
+  forward("snapshot.bin", fetch(new URL("snapshot.bin", new URL(bootURL, base))));
+  const fetched = fetch(wasm).then((response) => [response, response.clone()]);
+  forward("pyodide.asm.wasm", fetched.then(([, copy]) => copy));
+  WebAssembly.compileStreaming(fetched.then(([response]) => response))
+    .then((module) => send("module", { module }), failed("module"));
 })();

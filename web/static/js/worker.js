@@ -1,7 +1,9 @@
 // The Python runtime: a module Web Worker that boots Pyodide and records traces.
 //
-// Protocol (docs/design.md): main → worker `boot` {base, config} (config: the page's
-// runtime data island, its URLs relative to `base`) and `record` {id, lesson, block,
+// Protocol (docs/design.md): main → worker `boot` {base, config, head} (config: the page's
+// runtime data island, its URLs relative to `base`; head: the page is downloading the
+// snapshot and the wasm and posts them as `head` messages), `head` {name, chunks | done |
+// module | error} (runtime-early.js) and `record` {id, lesson, block,
 // scenario, maxSteps, setup?, probes?} (`setup`: the reader's setup text, only for
 // scenario "custom"; `probes`: breakpoint conditions, hit counts, logpoints and watches,
 // see runtime/probes.py);
@@ -15,11 +17,14 @@
 // waiting: a missing file or one not served as application/wasm is caught when it
 // is fetched, bytes that do not compile when WebAssembly rejects them.
 
-// boot.js is imported when the boot message arrives, beside pyodide.mjs: a static import
-// would add a round trip before this worker could start.
-const bootModule = () => import("./boot.js");
-let pycImport = null;
-const pycModule = () => (pycImport ??= import("./pyc-bundle.js"));
+// This worker's own modules are asked for as soon as it runs, not imported statically
+// (that would add a round trip before it could start) nor when the boot message arrives
+// (which the page's busy main thread may hand over hundreds of milliseconds later).
+const bootImport = import("./boot.js");
+const pycImport = import("./pyc-bundle.js");
+bootImport.catch(() => {}); // awaited by the boot, which reports what failed
+pycImport.catch(() => {});
+const pycModule = () => pycImport;
 
 let pyodide = null;
 let bootPath = null; // "snapshot" | "trimmed" | "stock": which way Pyodide came up
@@ -53,12 +58,44 @@ const marks = () => performance.getEntriesByType("mark")
   .map((m) => ({ name: m.name, at: performance.timeOrigin + m.startTime }));
 mark("evaluated");
 
+/** What the page began to download before this worker ran (runtime-early.js posts
+ * `head` {name, chunks | done | module | error}): name → {promise, resolve, reject, chunks}.
+ * "snapshot.bin" and "pyodide.asm.wasm" settle to their bytes, "module" to the wasm
+ * compiled in the page. */
+const heads = new Map();
+let onHeadBytes = () => {};
+
+function head(name) {
+  let entry = heads.get(name);
+  if (!entry) {
+    entry = { chunks: [] };
+    entry.promise = new Promise((resolve, reject) => Object.assign(entry, { resolve, reject }));
+    entry.promise.catch(() => {}); // awaited by the boot, which reports what failed
+    heads.set(name, entry);
+  }
+  return entry;
+}
+
+function receiveHead({ name, chunks, done, module, error }) {
+  const entry = head(name);
+  if (error !== undefined) entry.reject(new Error(`${name}: ${error}`));
+  else if (module) entry.resolve(module);
+  else if (chunks) {
+    entry.chunks.push(...chunks);
+    onHeadBytes(name, chunks.reduce((n, c) => n + c.byteLength, 0));
+  } else if (done) {
+    const bytes = new Uint8Array(entry.chunks.reduce((n, c) => n + c.byteLength, 0));
+    entry.chunks.reduce((at, c) => (bytes.set(c, at), at + c.byteLength), 0);
+    entry.chunks = [];
+    entry.resolve(bytes);
+  }
+}
+
 /** Wrap fetch so bytes of the boot set are counted as they arrive; `onWasm` is called
  * once the wasm has been asked for (the big downloads have all been asked for by then:
  * what is asked for after them waits behind them, not before them). */
-function countingFetch(sizes, onBytes, onWasm) {
+function countingFetch(sizes, onBytes, onWasm, counted) {
   const original = self.fetch.bind(self);
-  const counted = new Set(); // a file read twice (the wasm: boot.js, then Pyodide) counts once
   return async (input, init) => {
     const url = input instanceof Request ? input.url : String(input); // string or URL
     const name = new URL(url, self.location.href).pathname.split("/").pop();
@@ -117,47 +154,48 @@ function watchWebAssembly() {
   }
 }
 
-/** Fetch the recorder's and the lesson's Python files and the recorder's precompiled
- * modules (started while Pyodide boots, once its own downloads are under way, so that
- * they do not delay the runtime's first files). */
-function fetchFiles(files, compiledURL) {
-  const texts = Promise.all(files.map(async (file) => {
-    const response = await fetch(file.url);
-    if (!response.ok) throw new Error(`${file.url}: HTTP ${response.status}`);
-    return response.text();
+/** Fetch the recorder's and the lesson's Python files (two bundles, web/bundles.py) and
+ * the recorder's precompiled modules (started while Pyodide boots, once its own downloads
+ * are under way, and at a low priority, so that they do not delay the runtime's files). */
+function fetchFiles(bundleURLs, compiledURL) {
+  const sources = Promise.all(bundleURLs.map(async (url) => {
+    const response = await fetch(url, { priority: "low" });
+    if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+    return response.arrayBuffer();
   }));
-  texts.catch(() => {}); // awaited after the boot; a failure is reported there
+  sources.catch(() => {}); // awaited after the boot; a failure is reported there
   // without the precompiled modules Python compiles the sources: slower, not wrong
   const compiled = compiledURL
-    ? fetch(compiledURL).then((r) => (r.ok ? r.arrayBuffer() : null)).catch(() => null)
+    ? fetch(compiledURL, { priority: "low" }).then((r) => (r.ok ? r.arrayBuffer() : null))
+      .catch(() => null)
     : Promise.resolve(null);
-  return { texts, compiled };
+  return { sources, compiled };
 }
 
-/** Write the Python files, and the precompiled modules beside their sources: Python uses
- * one only if it was compiled from the source it finds (checked hash-based .pyc). */
-async function writeFiles(files, fetched, sysPath) {
-  const { unbundle } = await pycModule().catch(() => ({ unbundle: () => [] }));
-  const texts = await fetched.texts;
-  files.forEach((file, i) => {
-    pyodide.FS.mkdirTree(file.path.slice(0, file.path.lastIndexOf("/")));
-    pyodide.FS.writeFile(file.path, texts[i], { encoding: "utf8" });
+/** Write the Python files under `sysPath`, and the precompiled modules beside their
+ * sources: Python uses one only if it was compiled from the source it finds (checked
+ * hash-based .pyc). Returns the precompiled modules' paths. */
+async function writeFiles(fetched, sysPath) {
+  const { unbundle } = await pycModule();
+  const write = (files) => files.map(({ path, bytes }) => {
+    const target = `${sysPath}/${path}`;
+    pyodide.FS.mkdirTree(target.slice(0, target.lastIndexOf("/")));
+    pyodide.FS.writeFile(target, bytes);
+    return target;
   });
+  for (const buffer of await fetched.sources) {
+    const files = unbundle(buffer);
+    if (!files.length) throw new Error("the page's Python files did not arrive as a bundle");
+    write(files);
+  }
   const buffer = await fetched.compiled;
-  const written = [];
   let bundled = [];
   try {
     bundled = buffer ? unbundle(buffer) : [];
   } catch {
     // not a bundle after all: the sources are compiled
   }
-  for (const { path, bytes } of bundled) {
-    const target = `${sysPath}/${path}`;
-    pyodide.FS.mkdirTree(target.slice(0, target.lastIndexOf("/")));
-    pyodide.FS.writeFile(target, bytes);
-    written.push(target);
-  }
-  return written;
+  return write(bundled);
 }
 
 const PRELUDE = `
@@ -201,7 +239,7 @@ function bootConfig({ base, config }) {
     indexURL: url(runtime.indexURL),
     bootURL: url(runtime.bootURL),
     sizes: runtime.sizes ?? {},
-    files: (python.files ?? []).map((f) => ({ url: url(f.url), path: f.path })),
+    bundles: (python.bundles ?? []).map(url),
     roots: python.roots ?? [],
     sysPath: python.sysPath,
     compiled: url(python.compiled),
@@ -223,15 +261,26 @@ async function boot(request) {
       post({ type: "progress", loaded: Math.min(loaded, total), total });
     }
   };
-  const files = message.files ?? [];
   let fetched = null;
   const fetchFilesOnce = () => {
-    fetched ??= fetchFiles(files, message.compiled);
+    fetched ??= fetchFiles(message.bundles, message.compiled);
   };
-  self.fetch = countingFetch(sizes, (n) => {
+  const counted = new Set(); // a file read twice (the wasm: boot.js, then Pyodide) counts once
+  const count = (n) => {
     loaded += n;
     report(false);
-  }, fetchFilesOnce);
+  };
+  self.fetch = countingFetch(sizes, count, fetchFilesOnce, counted);
+  onHeadBytes = (name, n) => {
+    counted.add(name);
+    count(n);
+  };
+  // the page asked for the big downloads (runtime-early.js): the Python files follow them
+  const given = request.head ? {
+    snapshot: head("snapshot.bin").promise,
+    wasm: head("pyodide.asm.wasm").promise,
+    compiled: head("module").promise,
+  } : undefined;
   watchWebAssembly();
   report(true);
   const module = import(new URL("pyodide.mjs", message.indexURL).href).then((imported) => {
@@ -239,11 +288,13 @@ async function boot(request) {
     loaded += sizes["pyodide.mjs"] ?? 0;
     return imported;
   });
-  pycModule().catch(() => {}); // asked for now, used once Pyodide is up
-  const { bootPyodide } = await bootModule();
+  if (given) import("./snapshot-delta.js").catch(() => {}); // boot.js imports it on demand
+  const { bootPyodide } = await bootImport;
+  if (given) module.then(fetchFilesOnce, () => {}); // after the modules the boot needs first
   const booted = await Promise.race([bootFailed, bootPyodide(module, {
     indexURL: message.indexURL,
     bootURL: message.bootURL,
+    given,
     packages: [],
     stdout: () => {},
     stderr: () => {},
@@ -256,7 +307,7 @@ async function boot(request) {
   report(true);
   fetchFilesOnce();
   const sysPath = message.sysPath ?? "/loopstep";
-  const compiled = await writeFiles(files, fetched, sysPath);
+  const compiled = await writeFiles(fetched, sysPath);
   mark("files-written");
   roots = message.roots ?? [];
   pyodide.globals.set("SYS_PATH", sysPath);
@@ -294,7 +345,8 @@ function describe(error) {
 self.addEventListener("message", async (event) => {
   const message = event.data ?? {};
   try {
-    if (message.type === "boot") await boot(message);
+    if (message.type === "head") receiveHead(message);
+    else if (message.type === "boot") await boot(message);
     else if (message.type === "record") {
       if (!recordJson) throw new Error("runtime not ready");
       record(message);

@@ -1,0 +1,70 @@
+"""A first visit (empty cache, no storage): the page's head script starts the runtime's two
+big downloads before the worker runs and hands them over as they arrive; the worker
+fetches the page's Python sources as two bundles, and nothing twice."""
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from playwright.sync_api import expect
+
+try:
+    from .conftest import CHROMIUM_ARGS, chromium_path
+    from .page_helpers import block, lesson_url
+except ImportError:
+    from conftest import CHROMIUM_ARGS, chromium_path
+    from page_helpers import block, lesson_url
+
+SNAPSHOT = "/vendor/loopstep-boot-314.0.8/snapshot.bin"
+WASM = "/vendor/pyodide-314.0.8/pyodide.asm.wasm"
+
+
+def first_visit(playwright_instance, url: str, route=None):
+    """Open `url` in a fresh browser until the runtime is ready; yields (page, paths of
+    every request made until then)."""
+    browser = playwright_instance.chromium.launch(executable_path=chromium_path(),
+                                                  args=CHROMIUM_ARGS, headless=True)
+    try:
+        page = browser.new_page()
+        if route:
+            page.route(*route)
+        requested = []
+        page.on("request", lambda r: requested.append(urlsplit(r.url).path))
+        page.goto(url)
+        runtime = page.locator('[data-role="runtime"]')
+        expect(runtime).to_have_attribute("data-state", "ready", timeout=120_000)
+        yield page, list(requested)
+    finally:
+        browser.close()
+
+
+def page_fetches(page) -> list[str]:
+    """What the document itself fetched (the worker's requests are not in its timeline)."""
+    return page.evaluate("performance.getEntriesByType('resource')"
+                         ".filter((e) => e.initiatorType === 'fetch')"
+                         ".map((e) => new URL(e.name).pathname)")
+
+
+def test_the_page_downloads_the_snapshot_and_the_worker_boots_from_it(
+        playwright_instance, server_url, site_kind):
+    for page, requested in first_visit(playwright_instance, lesson_url(server_url, site_kind)):
+        runtime = page.locator('[data-role="runtime"]')
+        expect(runtime).to_have_attribute("data-boot", "snapshot")
+        assert {SNAPSHOT, WASM} <= set(page_fetches(page))
+        assert requested.count(SNAPSHOT) == 1
+        sources = [p for p in requested if p.startswith("/py/")]
+        assert sorted(sources) == ["/py/bundles/lessons/s06.bin", "/py/bundles/runtime.bin"]
+        tools = block(page, "child_tools")
+        tools.locator('button[data-action="run"]').click()
+        expect(tools.locator('[data-role="output"]')).to_have_text("完成： 只读工具已选出\n")
+
+
+def test_a_snapshot_that_does_not_arrive_leaves_the_trimmed_boot(
+        playwright_instance, server_url, site_kind):
+    missing = ("**" + SNAPSHOT, lambda route: route.fulfill(status=404, body=b"gone"))
+    for page, requested in first_visit(playwright_instance, lesson_url(server_url, site_kind),
+                                       missing):
+        expect(page.locator('[data-role="runtime"]')).to_have_attribute("data-boot", "trimmed")
+        assert requested.count(SNAPSHOT) == 1     # asked for once, by the page
+        tools = block(page, "child_tools")
+        tools.locator('button[data-action="run"]').click()
+        expect(tools.locator('[data-role="output"]')).to_have_text("完成： 只读工具已选出\n")

@@ -1,0 +1,65 @@
+"""Files in one response. The worker fetches the page's Python sources as two bundles, the
+recorder's modules and a lesson's files, instead of one request per file; the
+precompiled recorder (scripts/build_runtime_pyc.mjs) is a bundle too.
+
+Format: b"LSPYC1\\n", the length of a JSON index as 4 bytes big-endian, the index
+[{"path", "size"}] and the files' bytes in that order; `path` is relative to the worker's
+sys.path folder. web/static/js/pyc-bundle.js reads it (tests/test_bundles.py checks that
+both sides agree).
+"""
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+MAGIC = b"LSPYC1\n"
+FOLDER = "py/bundles"          # under the site's root, in the app and in the export
+RUNTIME = "runtime.bin"
+
+
+def pack(files: dict[str, bytes]) -> bytes:
+    index = json.dumps([{"path": path, "size": len(data)} for path, data in files.items()],
+                       separators=(",", ":")).encode("utf-8")
+    return b"".join([MAGIC, len(index).to_bytes(4, "big"), index, *files.values()])
+
+
+def unpack(data: bytes) -> dict[str, bytes]:
+    if not data.startswith(MAGIC):
+        raise ValueError("not a bundle")
+    start = len(MAGIC) + 4
+    length = int.from_bytes(data[len(MAGIC):start], "big")
+    offset, files = start + length, {}
+    for entry in json.loads(data[start:offset]):
+        files[entry["path"]] = data[offset:offset + entry["size"]]
+        offset += entry["size"]
+    if offset != len(data):
+        raise ValueError("bundle length does not match its index")
+    return files
+
+
+def lesson_name(lesson_id: str) -> str:
+    return f"lessons/{lesson_id}.bin"
+
+
+def runtime_files(runtime_dir: Path, names: list[str]) -> dict[str, bytes]:
+    return {f"runtime/{name}": (runtime_dir / name).read_bytes() for name in names}
+
+
+def lesson_files(lesson) -> dict[str, bytes]:
+    return {f"lessons/{rel}": Path(path).read_bytes() for rel, path in sorted(lesson.files.items())}
+
+
+def write(folder: Path, runtime: dict[str, bytes], lessons: dict) -> dict[str, Path]:
+    """Write the runtime's bundle and each lesson's into `folder`, each with a .gz copy
+    (sent to browsers that accept it); returns {name under FOLDER: path}."""
+    written = {}
+    for name, files in [(RUNTIME, runtime)] + [
+            (lesson_name(lesson.id), lesson_files(lesson)) for lesson in lessons.values()]:
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = pack(files)
+        path.write_bytes(data)
+        path.with_name(path.name + ".gz").write_bytes(gzip.compress(data, 9, mtime=0))
+        written[name] = path
+    return written
