@@ -125,25 +125,15 @@ def load_once(context, base: str, name: str) -> dict:
 
 
 def boot_ab(playwright, base: str, rounds: int, variants: tuple[str, ...], warm: bool) -> dict:
-    """Alternate the variants `rounds` times; cold: a fresh profile per load."""
+    """Alternate the variants `rounds` times, each load in a fresh profile; warm: a
+    reader's second visit, the load after a first (unmeasured) one in the same browser."""
     samples = {name: [] for name in variants}
-    if warm:
-        folder = tempfile.mkdtemp(prefix="loopstep-bench-warm-")
-        try:
-            with profile(playwright, folder) as context:
-                for name in variants:           # first visits fill the cache, not measured
+    for _ in range(rounds):
+        for name in variants:
+            with profile(playwright) as context:
+                if warm:
                     load_once(context, base, name)
-                    load_once(context, base, name)
-                for _ in range(rounds):
-                    for name in variants:
-                        samples[name].append(load_once(context, base, name))
-        finally:
-            shutil.rmtree(folder, ignore_errors=True)
-    else:
-        for _ in range(rounds):
-            for name in variants:
-                with profile(playwright) as context:
-                    samples[name].append(load_once(context, base, name))
+                samples[name].append(load_once(context, base, name))
     return samples
 
 

@@ -39,7 +39,7 @@ def rows(results: dict) -> list[tuple[str, str, str, str]]:
             stock = b["stock.html"]
             out.append((f"boot, {mode}: stock Pyodide (bare page)", _ms(stock["ms"]), "", ""))
             for name, label in (("lesson", "the s06 lesson page, until its runtime is ready"),
-                                ("fast.html", "boot.js default (the snapshot on a first visit)"),
+                                ("fast.html", "boot.js default (the snapshot)"),
                                 ("snapshot.html", "boot.js, always the snapshot"),
                                 ("trimmed.html", "boot.js, never the snapshot")):
                 if name not in b:
@@ -219,8 +219,8 @@ Node {m['node']}; Pyodide {m['pyodide']}.
   snapshot, stored as a delta against the wasm's data segments, with the trimmed `.pyc`
   standard library from `/vendor/loopstep-boot-314.0.8/` loaded on first need), writes the
   recorder and lesson files and imports `runtime.recorder`, i.e. it is ready to record.
-  *Cold*: a fresh browser profile for every load. *Warm*: one persistent profile, after
-  two unmeasured visits.
+  *Cold*: a fresh browser profile for every load. *Warm*: a reader's second visit, the
+  load after a first, unmeasured one in a fresh profile and browser.
 - **bytes**: the sum of `PerformanceResourceTiming.transferSize` of the document's and the
   worker's requests (0 for a cache hit, headers only for a revalidation).
 - **recording**: `runtime.recorder.record` of `bench/lessons/million` (a loop that runs

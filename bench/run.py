@@ -7,7 +7,7 @@ pages) and headless Chromium (LOOPSTEP_CHROMIUM or /usr/bin/chromium), then meas
 alternating A/B, medians with min/max:
   1. boot: bench page via web/static/js/boot.js (ready = runtime.recorder imported) vs a
      bare page that only boots the stock Pyodide 314.0.8 in a module worker; cold
-     (fresh profile per load) and warm (one persistent profile);
+     (fresh profile per load) and warm (a fresh profile's second load);
   2. long traces: the bench/lessons/million block (1,000,000 statements) recorded in the
      worker: steps/s, JSON bytes/step, wasm heap growth/step;
   3. recorder overhead vs the same code untraced, in Pyodide and in this CPython;
@@ -82,7 +82,8 @@ def start_server(port: int) -> subprocess.Popen:
 
 
 def boot_section(pw, base: str, rounds: int, hints: bool) -> dict:
-    variants = ("stock.html", browser.LESSON_PAGE, "fast.html", "snapshot.html", "trimmed.html") + (
+    # fast.html (boot.js's defaults) is snapshot.html since the default is the snapshot
+    variants = ("stock.html", browser.LESSON_PAGE, "snapshot.html", "trimmed.html") + (
         ("fast-hints.html",) if hints else ())
     out = {}
     for mode in ("cold", "warm"):

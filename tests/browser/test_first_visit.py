@@ -1,6 +1,7 @@
 """A first visit (empty cache, no storage): the page's head script starts the runtime's two
 big downloads before the worker runs and hands them over as they arrive; the worker
-fetches the page's Python sources as two bundles, and nothing twice."""
+fetches the page's Python sources as two bundles, and nothing twice. A later visit boots
+from the snapshot too, read from the HTTP cache by the worker alone."""
 from __future__ import annotations
 
 from urllib.parse import urlsplit
@@ -65,6 +66,19 @@ def test_a_snapshot_that_does_not_arrive_leaves_the_trimmed_boot(
                                        missing):
         expect(page.locator('[data-role="runtime"]')).to_have_attribute("data-boot", "trimmed")
         assert requested.count(SNAPSHOT) == 1     # asked for once, by the page
+        tools = block(page, "child_tools")
+        tools.locator('button[data-action="run"]').click()
+        expect(tools.locator('[data-role="output"]')).to_have_text("完成： 只读工具已选出\n")
+
+
+def test_a_second_visit_boots_from_the_cached_snapshot_without_the_head_start(
+        playwright_instance, server_url, site_kind):
+    for page, _ in first_visit(playwright_instance, lesson_url(server_url, site_kind)):
+        page.reload()
+        runtime = page.locator('[data-role="runtime"]')
+        expect(runtime).to_have_attribute("data-state", "ready", timeout=120_000)
+        expect(runtime).to_have_attribute("data-boot", "snapshot")
+        assert SNAPSHOT not in page_fetches(page)   # the page left the boot to the worker
         tools = block(page, "child_tools")
         tools.locator('button[data-action="run"]').click()
         expect(tools.locator('[data-role="output"]')).to_have_text("完成： 只读工具已选出\n")

@@ -19,13 +19,13 @@
 // zip is loaded on the first import that needs it (empty.zip stands in until then), where
 // a synchronous loader exists (workers), else up front.
 // Own options (not passed to loadPyodide):
-//   snapshot   "cold" (default): the snapshot when the wasm is not in the HTTP cache yet
-//              (a first visit, where Python's start-up on freshly compiled wasm is
-//              slowest), else "trimmed" (with the wasm's compiled code cached, the
-//              trimmed boot beats decoding and checking 31 MB of snapshot); warmUp()
-//              after a snapshot boot fetches the trimmed zip for the next visit;
-//              true: always the snapshot; "cached": only when the HTTP cache has it,
-//              else boot "trimmed" and let warmUp() fetch it for the next visit; false: never
+//   snapshot   true (default): always the snapshot (Python's start-up is skipped, which
+//              on a later visit too beats a trimmed boot on wasm code the browser may not
+//              have cached: bench/notes.md); "cold": the snapshot only when the wasm is
+//              not in the HTTP cache yet, else "trimmed"; "cached": only when the HTTP
+//              cache has it, else boot "trimmed" and let warmUp() fetch it for the next
+//              visit; false: never. After a snapshot boot, warmUp() fetches the trimmed
+//              zip that the first import outside the snapshot will read
 //   timeoutMs  per fast attempt (default 20000); the stock boot is not timed out here
 //   early      compile the wasm while the rest downloads (default true; compileEarly)
 //   given      {snapshot, wasm, compiled}: promises of the snapshot's bytes, the wasm's bytes
@@ -303,9 +303,10 @@ async function snapshotBytes(stored, wasmP, manifest) {
  * Boot Pyodide from `pyodideModule` (the imported pyodide.mjs, or the promise of it):
  * snapshot, else trimmed, else stock.
  * Returns {pyodide, path: "snapshot"|"trimmed"|"stock", fallbacks: [reason, ...], warmUp}.
- * `warmUp()` fetches the snapshot into the HTTP cache for the next visit ("cached" mode
- * after a trimmed boot; else it does nothing): call it once the runtime is ready, so that
- * the download does not compete with the first imports.
+ * `warmUp()` fetches what a later import or visit needs into the HTTP cache (the trimmed
+ * zip a snapshot boot left for later; the snapshot after a "cached" mode's trimmed boot;
+ * else nothing): call it once the runtime is ready, so that the download does not
+ * compete with the first imports.
  */
 export async function bootPyodide(pyodideModule, { indexURL, bootURL, ...rest } = {}) {
   // `pyodideModule` may be the import's promise: the boot set's files are asked for
@@ -314,7 +315,7 @@ export async function bootPyodide(pyodideModule, { indexURL, bootURL, ...rest } 
   imported.catch(() => {});
   let module = null;
   const {
-    snapshot: snapshotMode = "cold", timeoutMs = 20000, readBytes = fetchBytes, early = true,
+    snapshot: snapshotMode = true, timeoutMs = 20000, readBytes = fetchBytes, early = true,
     given, loadStockSync, loaderFor = syncLoader, ...options
   } = rest;
   indexURL = slash(indexURL);
@@ -366,8 +367,9 @@ export async function bootPyodide(pyodideModule, { indexURL, bootURL, ...rest } 
           "pyodide.asm.wasm");
         const pyodide = await withTimeout(fastBoot(module, manifest, bytes, config),
           timeoutMs, "snapshot boot");
-        // the next (warm) visit boots on the trimmed zip: have it in the cache by then
-        const warmUp = snapshotMode === "cold"
+        // the trimmed zip left for later is read by the first import outside the
+        // snapshot (and by a "cold" mode's next visit): have it in the cache by then
+        const warmUp = manifest.placeholder
           ? () => prefetchLater(bootURL + manifest.stdlib.file) : NOTHING;
         return { pyodide, path: "snapshot", fallbacks, warmUp };
       } catch (error) {
