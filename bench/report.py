@@ -39,7 +39,6 @@ def rows(results: dict) -> list[tuple[str, str, str, str]]:
             stock = b["stock.html"]
             out.append((f"boot, {mode}: stock Pyodide (bare page)", _ms(stock["ms"]), "", ""))
             for name, label in (("lesson", "the s06 lesson page, until its runtime is ready"),
-                                ("fast.html", "boot.js default (the snapshot)"),
                                 ("snapshot.html", "boot.js, always the snapshot"),
                                 ("trimmed.html", "boot.js, never the snapshot")):
                 if name not in b:
@@ -58,7 +57,6 @@ def rows(results: dict) -> list[tuple[str, str, str, str]]:
                             "does not help"))
         cold, warm = boot["cold"], boot["warm"]
         labels = (("stock.html", "stock"), ("lesson", "the s06 lesson page"),
-                  ("fast.html", "boot.js default"),
                   ("snapshot.html", "boot.js, always the snapshot"),
                   ("trimmed.html", "boot.js, never the snapshot"))
         labels = tuple((n, l) for n, l in labels if n in cold)

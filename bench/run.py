@@ -82,7 +82,6 @@ def start_server(port: int) -> subprocess.Popen:
 
 
 def boot_section(pw, base: str, rounds: int, hints: bool) -> dict:
-    # fast.html (boot.js's defaults) is snapshot.html since the default is the snapshot
     variants = ("stock.html", browser.LESSON_PAGE, "snapshot.html", "trimmed.html") + (
         ("fast-hints.html",) if hints else ())
     out = {}

@@ -12,8 +12,8 @@ const bootURL = new URL(config.bootURL, self.location.href).href;
 const module = await import(indexURL + "pyodide.mjs");
 performance.mark("loopstep:worker:pyodide-imported");
 const params = new URL(self.location.href).searchParams;
-// ?snapshot=0 never, =1 always, =cached only when cached; none: boot.js's default
-const snapshot = { 0: false, 1: true, cached: "cached" }[params.get("snapshot")];
+// ?snapshot=0 never, =1 always; none: boot.js's default
+const snapshot = { 0: false, 1: true }[params.get("snapshot")];
 // ?early=0: Pyodide compiles the wasm itself, when it loads (boot.js `early`)
 const early = params.get("early") !== "0";
 const { pyodide, path, fallbacks, warmUp } = await bootPyodide(module, {

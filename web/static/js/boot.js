@@ -19,18 +19,16 @@
 // zip is loaded on the first import that needs it (empty.zip stands in until then), where
 // a synchronous loader exists (workers), else up front.
 // Own options (not passed to loadPyodide):
-//   snapshot   true (default): always the snapshot (Python's start-up is skipped, which
-//              on a later visit too beats a trimmed boot on wasm code the browser may not
-//              have cached: bench/notes.md); "cold": the snapshot only when the wasm is
-//              not in the HTTP cache yet, else "trimmed"; "cached": only when the HTTP
-//              cache has it, else boot "trimmed" and let warmUp() fetch it for the next
-//              visit; false: never. After a snapshot boot, warmUp() fetches the trimmed
-//              zip that the first import outside the snapshot will read
+//   snapshot   true (default): the snapshot, on every visit (Python's start-up is skipped,
+//              which on a later visit too beats a trimmed boot on wasm code the browser
+//              may not have optimised: bench/notes.md); false: never. After a snapshot
+//              boot, warmUp() fetches the trimmed zip that the first import outside the
+//              snapshot will read
 //   timeoutMs  per fast attempt (default 20000); the stock boot is not timed out here
 //   early      compile the wasm while the rest downloads (default true; compileEarly)
 //   given      {snapshot, wasm, compiled}: promises of the snapshot's bytes, the wasm's bytes
 //              and the compiled wasm, downloads begun before the boot (the page's head
-//              script, worker.js): the snapshot path is tried with them, nothing probed
+//              script, worker.js): the snapshot path is tried with them
 //   readBytes(url) → Uint8Array (default: fetch); loadStockSync() → Uint8Array (default:
 //              synchronous XHR of indexURL + "python_stdlib.zip", in workers only);
 //   loaderFor(url) → (() → Uint8Array) | null: a synchronous loader of the trimmed zip
@@ -55,17 +53,6 @@ async function fetchBytes(url) {
 async function sha256(bytes) {
   const digest = await crypto.subtle.digest("SHA-256", bytes);
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-/** Whether the HTTP cache holds `url` (never touches the network). */
-async function isCached(url) {
-  try {
-    const response = await fetch(url, { cache: "only-if-cached", mode: "same-origin" });
-    if (response.body) await response.body.cancel();
-    return response.ok;
-  } catch {
-    return false;
-  }
 }
 
 function prefetchLater(url) {
@@ -303,10 +290,9 @@ async function snapshotBytes(stored, wasmP, manifest) {
  * Boot Pyodide from `pyodideModule` (the imported pyodide.mjs, or the promise of it):
  * snapshot, else trimmed, else stock.
  * Returns {pyodide, path: "snapshot"|"trimmed"|"stock", fallbacks: [reason, ...], warmUp}.
- * `warmUp()` fetches what a later import or visit needs into the HTTP cache (the trimmed
- * zip a snapshot boot left for later; the snapshot after a "cached" mode's trimmed boot;
- * else nothing): call it once the runtime is ready, so that the download does not
- * compete with the first imports.
+ * `warmUp()` fetches the trimmed zip that a snapshot boot left for later into the HTTP
+ * cache (else it does nothing): call it once the runtime is ready, so that the download
+ * does not compete with the first imports.
  */
 export async function bootPyodide(pyodideModule, { indexURL, bootURL, ...rest } = {}) {
   // `pyodideModule` may be the import's promise: the boot set's files are asked for
@@ -336,12 +322,9 @@ export async function bootPyodide(pyodideModule, { indexURL, bootURL, ...rest } 
     // Awaited below; until then a failure must not surface as an unhandled rejection.
     manifestP.catch(() => {});
     sumsP.catch(() => {});
-    const snapshotURL = bootURL + "snapshot.bin";
-    const useSnapshot = given ? true : snapshotMode === "cached" ? await isCached(snapshotURL)
-      : snapshotMode === "cold" ? !(await isCached(indexURL + "pyodide.asm.wasm"))
-        : !!snapshotMode;
-    const snapshotP = given ? given.snapshot : useSnapshot ? readBytes(snapshotURL) : null;
-    // asked for once the cache was probed (a probe for a file being fetched waits for it)
+    const useSnapshot = Boolean(given || snapshotMode);
+    const snapshotP = given ? given.snapshot
+      : useSnapshot ? readBytes(bootURL + "snapshot.bin") : null;
     const wasm = given ? { compiled: given.compiled, bytes: given.wasm }
       : early ? compileEarly(indexURL, useSnapshot) : null;
     compiled = config.compiled = wasm?.compiled ?? null;
@@ -368,7 +351,7 @@ export async function bootPyodide(pyodideModule, { indexURL, bootURL, ...rest } 
         const pyodide = await withTimeout(fastBoot(module, manifest, bytes, config),
           timeoutMs, "snapshot boot");
         // the trimmed zip left for later is read by the first import outside the
-        // snapshot (and by a "cold" mode's next visit): have it in the cache by then
+        // snapshot: have it in the cache by then
         const warmUp = manifest.placeholder
           ? () => prefetchLater(bootURL + manifest.stdlib.file) : NOTHING;
         return { pyodide, path: "snapshot", fallbacks, warmUp };
@@ -380,9 +363,7 @@ export async function bootPyodide(pyodideModule, { indexURL, bootURL, ...rest } 
       try {
         const pyodide = await withTimeout(fastBoot(module, manifest, null, config),
           timeoutMs, "trimmed boot");
-        const warm = snapshotMode === "cached" && !useSnapshot && manifest.snapshot;
-        const warmUp = warm ? () => prefetchLater(snapshotURL) : NOTHING;
-        return { pyodide, path: "trimmed", fallbacks, warmUp };
+        return { pyodide, path: "trimmed", fallbacks, warmUp: NOTHING };
       } catch (error) {
         fallbacks.push(`trimmed: ${error.message ?? error}`);
       }

@@ -100,11 +100,10 @@ function countingFetch(sizes, onBytes, onWasm, counted) {
     const url = input instanceof Request ? input.url : String(input); // string or URL
     const name = new URL(url, self.location.href).pathname.split("/").pop();
     const responded = original(input, init);
-    if (name.endsWith(".wasm") && init?.cache !== "only-if-cached") onWasm(); // not a cache probe
+    if (name.endsWith(".wasm")) onWasm();
     const response = await responded;
     if (name.endsWith(".wasm")) checkWasm(name, response);
     if (!response.ok || !response.body || !(name in sizes) || counted.has(name)) return response;
-    if (init?.cache === "only-if-cached") return response; // a cache probe, not a download
     counted.add(name);
     // Count a clone's bytes and hand back the original response untouched: a response
     // rebuilt around a JS stream would lose the browser's compiled-wasm cache.
