@@ -1,8 +1,9 @@
 // Build web/vendor/loopstep-boot-314.0.8/ with the vendored Pyodide itself:
 //   python_stdlib.zip  the standard library trimmed to what the lessons and the recorder
 //                      import (plus a margin), precompiled to .pyc by Pyodide's CPython
-//   snapshot.bin       a memory snapshot of a booted Pyodide with those modules imported
-//                      (a private Pyodide API, tied to the exact build: see boot.json),
+//   snapshot.bin       a memory snapshot of a booted Pyodide with those modules and the
+//                      recorder (runtime/) imported (a private Pyodide API, tied to the
+//                      exact build: see boot.json),
 //                      stored XOR the wasm's data segments, its zero runs left out
 //                      (web/static/js/snapshot-delta.js)
 //   empty.zip          an empty zip that stands in for python_stdlib.zip after a snapshot
@@ -29,6 +30,11 @@ const LESSON_ROOTS = [
   [path.join(ROOT, "runtime", "lessons"), path.join(ROOT, "stubs")],
   [path.join(ROOT, "bench", "lessons")],
 ];
+// The recorder, imported into the snapshot from the folder the worker puts it in
+// (web/pages.py WORKER_ROOT); boot.json lists the sources it was imported from.
+const RUNTIME = path.join(ROOT, "runtime");
+const WORKER_ROOT = "/loopstep";
+const RECORDER = "runtime.recorder";
 const quiet = { stdout: () => {}, stderr: () => {} };
 const { packZeroRuns, xorDataSegments } = await import(
   pathToFileURL(path.join(ROOT, "web", "static", "js", "snapshot-delta.js")).href);
@@ -71,7 +77,7 @@ function helper(pyodide) {
 async function trimmedStdlib() {
   const pyodide = await load();
   const build = helper(pyodide);
-  copyTree(pyodide, path.join(ROOT, "runtime"), "/loopstep/runtime",
+  copyTree(pyodide, RUNTIME, `${WORKER_ROOT}/runtime`,
     (name) => name.endsWith(".py"));
   const roots = LESSON_ROOTS.map((group, i) => group.map((root, j) => {
     copyTree(pyodide, root, `/loopstep/roots/${i}-${j}`, (n) => /\.(py|toml)$/.test(n));
@@ -105,18 +111,29 @@ async function fixedEntropy() {
   performance.now = () => (monotonic += 0.25);
 }
 
-/** In a fresh process: boot on the trimmed zip, import the modules, snapshot memory. */
+/** In a fresh process: boot on the trimmed zip, import the modules and the recorder,
+ * snapshot memory. */
 async function snapshotChild(zipPath, modulesPath, outPath) {
   await fixedEntropy();
   const pyodide = await load({ stdLibURL: zipPath, _makeSnapshot: true });
   const build = helper(pyodide);
   const failed = JSON.parse(build.preimport(readFileSync(modulesPath, "utf8")));
+  for (const name of runtimeSources()) {
+    pyodide.FS.mkdirTree(`${WORKER_ROOT}/runtime`);
+    pyodide.FS.writeFile(`${WORKER_ROOT}/runtime/${name}`, readFileSync(path.join(RUNTIME, name)));
+  }
+  const modules = JSON.parse(build.preload_runtime(WORKER_ROOT, RECORDER));
   build.destroy();
   pyodide.runPython("import sys; sys.path.remove('/build'); sys.modules.pop('build_boot')");
   pyodide.runPython("import gc; gc.collect()");
   const snapshot = pyodide.makeMemorySnapshot();
   writeFileSync(outPath, snapshot);
-  process.stdout.write(JSON.stringify({ failed }));
+  process.stdout.write(JSON.stringify({ failed, modules }));
+}
+
+/** The recorder's modules, as the worker lays them out (web/pages.py engine_files). */
+function runtimeSources() {
+  return readdirSync(RUNTIME).filter((name) => name.endsWith(".py")).sort();
 }
 
 function precompress(dir, names) {
@@ -152,12 +169,19 @@ async function main(argv) {
       { encoding: "utf8", maxBuffer: 1 << 24 });
     rmSync(modulesPath);
     if (child.status !== 0) throw new Error(`snapshot failed:\n${child.stderr}`);
-    const { failed } = JSON.parse(child.stdout);
+    const { failed, modules: runtimeModules } = JSON.parse(child.stdout);
     const bytes = packZeroRuns(xorDataSegments(
       new Uint8Array(readFileSync(path.join(out, "snapshot.bin"))), new Uint8Array(wasm)));
     writeFileSync(path.join(out, "snapshot.bin"), bytes);
     snapshot = { file: "snapshot.bin", size: bytes.length, sha256: sha256(bytes),
-      encoding: "zero-runs+xor-data-segments", failed };
+      encoding: "zero-runs+xor-data-segments", failed,
+      // the recorder as imported into the snapshot: the worker imports it again from the
+      // files it serves unless they are these (web/static/js/snapshot-runtime.js)
+      runtime: {
+        folder: WORKER_ROOT, module: RECORDER, modules: runtimeModules,
+        sources: Object.fromEntries(runtimeSources().map(
+          (name) => [`runtime/${name}`, sha256(readFileSync(path.join(RUNTIME, name)))])),
+      } };
     writeFileSync(path.join(out, "empty.zip"), EMPTY_ZIP);
     files.push("snapshot.bin", "empty.zip");
   }

@@ -118,6 +118,18 @@ def build_zip(members_json, out_path):
     return json.dumps({"files": len(entries), "lazy": lazy})
 
 
+def preload_runtime(folder, module):
+    """Import the recorder from ``folder`` (for the memory snapshot); return the names of
+    its modules as JSON. The import system forgets what it saw in ``folder``: the files
+    are not part of the snapshot, the worker writes them again after the restore."""
+    sys.path.insert(0, folder)
+    importlib.import_module(module)
+    for path in [p for p in sys.path_importer_cache if p == folder or p.startswith(folder + "/")]:
+        del sys.path_importer_cache[path]
+    package = module.split(".")[0]
+    return json.dumps(sorted(n for n in sys.modules if n.split(".")[0] == package))
+
+
 def preimport(modules_json):
     """Import the modules the recorder and lessons use (for the memory snapshot)."""
     failed = []

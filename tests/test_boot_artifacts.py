@@ -6,13 +6,15 @@ import io
 import json
 import re
 import struct
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
 import brotli
 import pytest
 
-from web import assets
+from web import assets, pages
 
 BOOT_DIR = assets.VENDOR_DIR / f"loopstep-boot-{assets.PYODIDE_VERSION}"
 FILES = ("boot.json", "empty.zip", "python_stdlib.zip", "snapshot.bin")
@@ -66,6 +68,26 @@ def test_manifest_describes_the_files(manifest):
         assert path.stat().st_size == entry["size"]
         assert sha256(path) == entry["sha256"]
     assert manifest["snapshot"]["failed"] == []
+
+
+REBUILD = "stale: run scripts/build_boot.sh (needs node) and commit the boot set"
+
+
+def test_the_snapshot_holds_the_current_recorder(manifest):
+    """The snapshot has imported the recorder from the current sources, in the folder the
+    worker puts them in; a stale one still works (the worker imports the served files,
+    tests/node/boot_check.mjs) but costs the reader the import."""
+    recorder = manifest["snapshot"]["runtime"]
+    assert recorder["folder"] == pages.WORKER_ROOT
+    assert recorder["module"] == "runtime.recorder"
+    current = {f"runtime/{name}": sha256(pages.RUNTIME_DIR / name) for name in pages.engine_files()}
+    assert recorder["sources"] == current, REBUILD
+    # every module the recorder imports (as CPython imports it here) is in the snapshot
+    code = ("import json, sys, runtime.recorder; "
+            "print(json.dumps(sorted(n for n in sys.modules if n.split('.')[0] == 'runtime')))")
+    imported = subprocess.run([sys.executable, "-c", code], cwd=pages.RUNTIME_DIR.parent,
+                              capture_output=True, text=True, check=True).stdout
+    assert recorder["modules"] == json.loads(imported)
 
 
 def expand_zero_runs(packed: bytes) -> bytes:

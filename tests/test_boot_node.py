@@ -2,12 +2,15 @@
 
 Runs tests/node/boot_check.mjs: snapshot path records s06/run_subagent; a corrupt or
 unrestorable snapshot falls back to the trimmed stdlib; a boot set for another wasm
-falls back to the stock boot. Node is required (the test fails without it).
+falls back to the stock boot; the recorder the snapshot imported is kept only while the
+served sources are the ones it came from. Node is required (the test fails without it).
 """
 import json
 import shutil
 import subprocess
 from pathlib import Path
+
+from runtime import values
 
 ROOT = Path(__file__).parent.parent
 
@@ -23,3 +26,8 @@ def test_boot_paths_in_node():
     assert checks["corrupt snapshot"]["path"] == "trimmed"
     assert checks["snapshot that does not restore"]["path"] == "trimmed"
     assert checks["other wasm"]["path"] == "stock"
+    # the snapshot's recorder, and one changed after it was built (MAX_ITEMS = 7)
+    assert checks["snapshot recorder"]["recorder"] == "snapshot"
+    assert checks["snapshot recorder"]["maxItems"] == values.MAX_ITEMS
+    assert checks["changed recorder"]["recorder"] == "files"
+    assert checks["changed recorder"]["maxItems"] == 7 != values.MAX_ITEMS

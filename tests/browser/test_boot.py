@@ -77,6 +77,16 @@ def test_the_recorder_is_imported_precompiled(page, server_url):
     expect(runtime).to_have_attribute("data-stale", "")
 
 
+def test_the_recorder_comes_with_the_snapshot(page, server_url):
+    """The snapshot has imported the recorder (scripts/build_boot.mjs): a snapshot boot
+    keeps it, as the page serves the sources it was imported from."""
+    page.goto(f"{server_url}/lessons/s06")
+    runtime = ready(page)
+    expect(runtime).to_have_attribute("data-boot", "snapshot")
+    expect(runtime).to_have_attribute("data-recorder", "snapshot")
+    runs_child_tools(page)
+
+
 def test_a_module_changed_since_it_was_precompiled_runs_from_its_source(page, server_url):
     """The precompiled recorder is checked against the sources the page serves: a changed
     source is compiled and used, the rest still come precompiled."""
@@ -90,6 +100,8 @@ def test_a_module_changed_since_it_was_precompiled_runs_from_its_source(page, se
     page.goto(f"{server_url}/lessons/s06")
     runtime = ready(page)
     expect(runtime).to_have_attribute("data-stale", f"/loopstep/runtime/{changed}")
+    # nor is the recorder the snapshot imported from the unchanged source kept
+    expect(runtime).to_have_attribute("data-recorder", "files")
     runs_child_tools(page)
 
 

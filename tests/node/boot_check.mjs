@@ -7,7 +7,9 @@
 //    the trimmed stdlib, which records the same;
 // 3. a boot set built for another wasm falls back to the stock boot;
 // 4. a module the trimmed zip lacks still imports (the stock zip is loaded on demand);
-// 5. on the snapshot path the trimmed zip is loaded on the first import that needs it.
+// 5. on the snapshot path the trimmed zip is loaded on the first import that needs it;
+// 6. the snapshot's recorder is kept when the served sources are the ones it was imported
+//    from, and forgotten (then imported from the files) when one of them differs.
 // Prints one JSON line per check; exits non-zero on the first failure.
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
@@ -18,6 +20,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", ".
 const INDEX = path.join(ROOT, "web/vendor/pyodide-314.0.8") + "/";
 const BOOT = path.join(ROOT, "web/vendor/loopstep-boot-314.0.8") + "/";
 const { bootPyodide } = await import(pathToFileURL(path.join(ROOT, "web/static/js/boot.js")).href);
+const { settleRecorder } = await import(
+  pathToFileURL(path.join(ROOT, "web/static/js/snapshot-runtime.js")).href);
 const module = await import(pathToFileURL(INDEX + "pyodide.mjs").href);
 
 function files(dir, keep) {
@@ -34,9 +38,11 @@ function writeTree(pyodide, from, to, keep) {
   }
 }
 
-function record(pyodide) {
-  writeTree(pyodide, path.join(ROOT, "runtime"), "/loopstep/runtime",
-    (n) => n.endsWith(".py") && !n.startsWith("test"));
+function record(pyodide, { runtime = true } = {}) {
+  if (runtime) {
+    writeTree(pyodide, path.join(ROOT, "runtime"), "/loopstep/runtime",
+      (n) => n.endsWith(".py") && !n.startsWith("test"));
+  }
   for (const root of ["runtime/lessons", "stubs"]) {
     writeTree(pyodide, path.join(ROOT, root), "/loopstep/lessons", (n) => /\.(py|toml)$/.test(n));
   }
@@ -106,3 +112,41 @@ await check("other wasm", async (p) => {
   manifest.wasmSha256 = "0".repeat(64);
   return new TextEncoder().encode(JSON.stringify(manifest));
 }, "stock");
+
+/** The recorder's sources as the worker gets them ([{path, bytes}]), `edit` applied. */
+function recorderFiles(edit = {}) {
+  return files(path.join(ROOT, "runtime"), (n) => n.endsWith(".py"))
+    .filter((file) => path.dirname(file) === path.join(ROOT, "runtime"))
+    .map((file) => {
+      const name = `runtime/${path.basename(file)}`;
+      const bytes = new Uint8Array(readFileSync(file));
+      return { path: name, bytes: edit[name] ? edit[name](bytes) : bytes };
+    });
+}
+
+async function checkRecorder(name, edit, expected) {
+  const { pyodide, path: took, recorder } = await bootPyodide(module, options(plain));
+  assert.equal(took, "snapshot", `${name}: booted via ${took}`);
+  assert.ok(recorder, `${name}: boot.json names no recorder in the snapshot`);
+  const imported = () => pyodide.runPython("import sys; 'runtime.recorder' in sys.modules");
+  assert.equal(imported(), true, `${name}: the snapshot has not imported the recorder`);
+  const served = recorderFiles(edit);
+  pyodide.FS.mkdirTree("/loopstep/runtime");
+  for (const { path: where, bytes } of served) pyodide.FS.writeFile(`/loopstep/${where}`, bytes);
+  const from = await settleRecorder(pyodide, recorder, served, "/loopstep");
+  assert.equal(from, expected, `${name}: the recorder came from ${from}`);
+  assert.equal(imported(), expected === "snapshot", `${name}: runtime.recorder kept or dropped`);
+  const trace = record(pyodide, { runtime: false });
+  assert.equal(trace.status, "finished", `${name}: ${trace.message}`);
+  const items = pyodide.runPython("from runtime import values; values.MAX_ITEMS");
+  console.log(JSON.stringify({ check: name, path: took, recorder: from, maxItems: items }));
+  // the snapshot was imported from another folder: not the recorder the worker would use
+  assert.equal(await settleRecorder(pyodide, { ...recorder, folder: "/elsewhere" }, served,
+    "/loopstep"), "files", `${name}: a recorder from another folder was kept`);
+}
+
+await checkRecorder("snapshot recorder", {}, "snapshot");
+await checkRecorder("changed recorder", {
+  "runtime/values.py": (bytes) => new Uint8Array([...bytes, ...new TextEncoder().encode(
+    "\nMAX_ITEMS = 7  # changed after the snapshot was built\n")]),
+}, "files");

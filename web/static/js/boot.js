@@ -289,7 +289,9 @@ async function snapshotBytes(stored, wasmP, manifest) {
 /**
  * Boot Pyodide from `pyodideModule` (the imported pyodide.mjs, or the promise of it):
  * snapshot, else trimmed, else stock.
- * Returns {pyodide, path: "snapshot"|"trimmed"|"stock", fallbacks: [reason, ...], warmUp}.
+ * Returns {pyodide, path: "snapshot"|"trimmed"|"stock", fallbacks: [reason, ...], warmUp,
+ * recorder}; `recorder` is boot.json's `snapshot.runtime` on the snapshot path (the modules
+ * the snapshot has imported), else undefined.
  * `warmUp()` fetches the trimmed zip that a snapshot boot left for later into the HTTP
  * cache (else it does nothing): call it once the runtime is ready, so that the download
  * does not compete with the first imports.
@@ -354,7 +356,9 @@ export async function bootPyodide(pyodideModule, { indexURL, bootURL, ...rest } 
         // snapshot: have it in the cache by then
         const warmUp = manifest.placeholder
           ? () => prefetchLater(bootURL + manifest.stdlib.file) : NOTHING;
-        return { pyodide, path: "snapshot", fallbacks, warmUp };
+        // the recorder imported with the snapshot (web/static/js/snapshot-runtime.js)
+        const recorder = manifest.snapshot.runtime ?? null;
+        return { pyodide, path: "snapshot", fallbacks, warmUp, recorder };
       } catch (error) {
         fallbacks.push(`snapshot: ${error.message ?? error}`);
       }

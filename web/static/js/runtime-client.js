@@ -74,7 +74,7 @@ export class RuntimeClient extends EventTarget {
           clearTimeout(timer);
           copyMarks(m.marks);
           this.setState("ready", { python: m.python, path: m.path, compiled: m.compiled,
-            stale: m.stale });
+            stale: m.stale, recorder: m.recorder });
           resolve();
         } else if (m.type === "failed" && m.boot) fail(new RecordError(m.message, "runtime"));
         else if (m.type === "failed" && m.fatal) this.restart(worker, m.message, "fatal");

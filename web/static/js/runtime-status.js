@@ -9,7 +9,7 @@ export class RuntimeStatus {
   }
 
   /** Show a runtime client "state" event detail. */
-  show({ state, loaded, total, message, path, kind, compiled, stale }) {
+  show({ state, loaded, total, message, path, kind, compiled, stale, recorder }) {
     if (!this.root) return;
     const label = this.root.querySelector(SEL.runtimeLabel);
     const bar = this.root.querySelector(SEL.runtimeProgress);
@@ -28,6 +28,8 @@ export class RuntimeStatus {
       // the recorder's precompiled modules: how many, and those recompiled from source
       if (compiled !== undefined) this.root.dataset.compiled = String(compiled);
       if (stale) this.root.dataset.stale = stale.join(" ");
+      // "snapshot": the recorder came with the memory snapshot; "files": it was imported
+      if (recorder) this.root.dataset.recorder = recorder;
       label.textContent = m.get("ready");
     } else if (state === "failed") {
       label.textContent = m.format("status_runtime_failed", { message: message ?? "" });

@@ -7,9 +7,12 @@
 // scenario, maxSteps, setup?, probes?} (`setup`: the reader's setup text, only for
 // scenario "custom"; `probes`: breakpoint conditions, hit counts, logpoints and watches,
 // see runtime/probes.py);
-// worker → main `progress` {loaded, total}, `ready` {python, path, marks, compiled, stale}
+// worker → main `progress` {loaded, total},
+//   `ready` {python, path, marks, compiled, stale, recorder: "snapshot"|"files"}
 // (`compiled`: how many precompiled modules were written, `stale`: those whose source
-// differs, so that Python compiled the source), `trace` {id, json} (the packed trace),
+// differs, so that Python compiled the source; `recorder`: whether the recorder's modules
+// are the ones the snapshot imported or were imported from the page's files),
+// `trace` {id, json} (the packed trace),
 // `failed` {id?, message, boot?, fatal?}. `fatal`: Pyodide itself broke (e.g. the
 // browser's stack overflowed under C recursion) and this worker can record no more.
 //
@@ -22,8 +25,10 @@
 // (which the page's busy main thread may hand over hundreds of milliseconds later).
 const bootImport = import("./boot.js");
 const pycImport = import("./pyc-bundle.js");
+const recorderImport = import("./snapshot-runtime.js");
 bootImport.catch(() => {}); // awaited by the boot, which reports what failed
 pycImport.catch(() => {});
+recorderImport.catch(() => {});
 const pycModule = () => pycImport;
 
 let pyodide = null;
@@ -173,7 +178,8 @@ function fetchFiles(bundleURLs, compiledURL) {
 
 /** Write the Python files under `sysPath`, and the precompiled modules beside their
  * sources: Python uses one only if it was compiled from the source it finds (checked
- * hash-based .pyc). Returns the precompiled modules' paths. */
+ * hash-based .pyc). Returns {sources: [{path, bytes}], compiled: the precompiled modules'
+ * paths}. */
 async function writeFiles(fetched, sysPath) {
   const { unbundle } = await pycModule();
   const write = (files) => files.map(({ path, bytes }) => {
@@ -182,10 +188,12 @@ async function writeFiles(fetched, sysPath) {
     pyodide.FS.writeFile(target, bytes);
     return target;
   });
+  const sources = [];
   for (const buffer of await fetched.sources) {
     const files = unbundle(buffer);
     if (!files.length) throw new Error("the page's Python files did not arrive as a bundle");
     write(files);
+    sources.push(...files);
   }
   const buffer = await fetched.compiled;
   let bundled = [];
@@ -194,7 +202,7 @@ async function writeFiles(fetched, sysPath) {
   } catch {
     // not a bundle after all: the sources are compiled
   }
-  return write(bundled);
+  return { sources, compiled: write(bundled) };
 }
 
 const PRELUDE = `
@@ -306,8 +314,11 @@ async function boot(request) {
   report(true);
   fetchFilesOnce();
   const sysPath = message.sysPath ?? "/loopstep";
-  const compiled = await writeFiles(fetched, sysPath);
+  const { sources, compiled } = await writeFiles(fetched, sysPath);
   mark("files-written");
+  // the recorder imported into the snapshot, if it is the one the page serves
+  const { settleRecorder } = await recorderImport;
+  const recorder = await settleRecorder(pyodide, booted.recorder, sources, sysPath);
   roots = message.roots ?? [];
   pyodide.globals.set("SYS_PATH", sysPath);
   pyodide.globals.set("RECURSION_LIMIT", RECURSION_LIMIT);
@@ -315,11 +326,13 @@ async function boot(request) {
   recordJson = recordFunction;
   const python = pyodide.runPython("import sys; sys.version.split()[0]");
   mark("recorder-imported");
-  // recompiled from source: reported with "ready" (tests/browser/test_boot.py)
-  const stale = staleFunction(pyodide.toPy(compiled)).toJs();
+  // recompiled from source: reported with "ready" (tests/browser/test_boot.py); none
+  // when the recorder came with the snapshot, which imported nothing here
+  const stale = recorder === "snapshot" ? [] : staleFunction(pyodide.toPy(compiled)).toJs();
   staleFunction.destroy();
   booting = false;
-  post({ type: "ready", python, path: bootPath, marks: marks(), compiled: compiled.length, stale });
+  post({ type: "ready", python, path: bootPath, marks: marks(), compiled: compiled.length, stale,
+    recorder });
   booted.warmUp();
 }
 

@@ -1,0 +1,38 @@
+// The recorder in the memory snapshot. scripts/build_boot.mjs imports runtime/ before it
+// takes the snapshot, and boot.json's `snapshot.runtime` lists the sources it imported
+// ({folder, module, modules, sources: {path: sha256}}). After a restore the worker keeps
+// those modules only if the page serves exactly those sources under that folder; else it
+// forgets them, and the recorder is imported from the files the page serves.
+
+async function sha256(bytes) {
+  const digest = await crypto.subtle.digest("SHA-256", bytes);
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+const packageOf = (recorded) => recorded.module.split(".")[0];
+
+/** Whether `files` ([{path, bytes}], written under `folder`) hold the recorder's sources
+ * exactly as `recorded` lists them: the same files, byte for byte. */
+export async function sameSources(recorded, files, folder) {
+  if (!recorded?.sources || recorded.folder !== folder) return false;
+  const prefix = `${packageOf(recorded)}/`;
+  const served = files.filter(({ path }) =>
+    path.startsWith(prefix) && path.endsWith(".py") && !path.slice(prefix.length).includes("/"));
+  if (served.length !== Object.keys(recorded.sources).length) return false;
+  const digests = await Promise.all(served.map(({ bytes }) => sha256(bytes)));
+  return served.every(({ path }, i) => recorded.sources[path] === digests[i]);
+}
+
+/** Keep the snapshot's recorder when it is the served one, else forget its modules.
+ * Returns where the recorder comes from: "snapshot", or "files" (imported next). */
+export async function settleRecorder(pyodide, recorded, files, folder) {
+  if (!recorded) return "files";
+  if (await sameSources(recorded, files, folder)) return "snapshot";
+  pyodide.globals.set("_loopstep_package", packageOf(recorded));
+  pyodide.runPython(`
+import sys
+[sys.modules.pop(n) for n in list(sys.modules) if n.split(".")[0] == _loopstep_package]
+del _loopstep_package
+`);
+  return "files";
+}
