@@ -13,65 +13,83 @@
 // little-endian: "LSZR", u32 length of the whole, u32 count N, N × (u32 offset, u32
 // length), then those N pieces.
 
-function leb128(bytes, at) {
-  let value = 0;
-  let shift = 0;
-  for (;;) {
-    const byte = bytes[at++];
-    value += (byte & 0x7f) * 2 ** shift;
-    shift += 7;
-    if (byte < 0x80) return [value, at];
-  }
-}
-
 /** The active data segments of a wasm module: [{offset, start, length}] where `start` is
- * the position of the segment's bytes in `wasm`. */
+ * the position of the segment's bytes in `wasm`. (It runs once per boot, on code not yet
+ * optimised: the unsigned LEB128 numbers are read in place, without allocating.) */
 export function dataSegments(wasm) {
   if (wasm[0] !== 0 || wasm[1] !== 0x61 || wasm[2] !== 0x73 || wasm[3] !== 0x6d) {
     throw new Error("not a wasm module");
   }
+  let p = 8;
+  const uleb = () => {
+    let value = 0;
+    let scale = 1;
+    for (;;) {
+      const byte = wasm[p++];
+      value += (byte & 0x7f) * scale;
+      if (byte < 0x80) return value;
+      scale *= 128;
+    }
+  };
   const segments = [];
-  let at = 8;
-  while (at < wasm.length) {
-    const id = wasm[at++];
-    let size;
-    [size, at] = leb128(wasm, at);
-    const end = at + size;
+  while (p < wasm.length) {
+    const id = wasm[p++];
+    const size = uleb();
+    const end = p + size;
     if (id === 11) {
-      let count;
-      let p;
-      [count, p] = leb128(wasm, at);
+      const count = uleb();
       for (let i = 0; i < count; i++) {
-        let flags;
-        [flags, p] = leb128(wasm, p);
-        if (flags === 2) [, p] = leb128(wasm, p); // memory index
+        const flags = uleb();
+        if (flags === 2) uleb(); // memory index
         let offset = null;
         if (flags !== 1) {
-          if (wasm[p] !== 0x41) throw new Error("data segment offset is not an i32.const");
-          [offset, p] = leb128(wasm, p + 1);
+          if (wasm[p++] !== 0x41) throw new Error("data segment offset is not an i32.const");
+          offset = uleb();
           if (wasm[p++] !== 0x0b) throw new Error("data segment offset expression too long");
         }
-        let length;
-        [length, p] = leb128(wasm, p);
+        const length = uleb();
         if (offset !== null) segments.push({ offset, start: p, length });
         p += length;
       }
     }
-    at = end;
+    p = end;
   }
   return segments;
 }
 
-/** XOR the memory part of `snapshot` (in place) with the data segments of `wasm`. */
+/** XOR the memory part of `snapshot` (in place) with the data segments of `wasm`. The
+ * segments are first laid out as they are in memory, zeros between them (a copy each),
+ * so that the XOR runs over 32-bit words. */
 export function xorDataSegments(snapshot, wasm) {
   const header = new DataView(snapshot.buffer, snapshot.byteOffset, 16);
   const memoryAt = header.getUint32(4, true);
   const memory = snapshot.subarray(memoryAt);
-  for (const { offset, start, length } of dataSegments(wasm)) {
-    if (offset + length > memory.length) throw new Error("data segment outside the snapshot");
-    for (let i = 0; i < length; i++) memory[offset + i] ^= wasm[start + i];
+  const segments = dataSegments(wasm).sort((a, b) => a.offset - b.offset);
+  let end = 0;
+  for (const { offset, length } of segments) {
+    if (offset < end) throw new Error("data segments overlap");
+    end = offset + length;
   }
+  if (end > memory.length) throw new Error("data segment outside the snapshot");
+  const image = new Uint8Array(end);
+  for (const { offset, start, length } of segments) {
+    image.set(wasm.subarray(start, start + length), offset);
+  }
+  xorInto(memory, image);
   return snapshot;
+}
+
+/** `target` ^= `source`, byte for byte over `source`'s length. */
+function xorInto(target, source) {
+  let i = 0;
+  if (target.byteOffset % 4 === 0 && source.byteOffset % 4 === 0) {
+    const words = source.length >> 2;
+    const t = new Uint32Array(target.buffer, target.byteOffset, words);
+    const s = new Uint32Array(source.buffer, source.byteOffset, words);
+    for (let w = 0; w < words; w++) t[w] ^= s[w];
+    i = words * 4;
+  }
+  for (; i < source.length; i++) target[i] ^= source[i];
 }
 
 const PACKED = 0x525a534c; // "LSZR"
