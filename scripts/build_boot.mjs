@@ -126,9 +126,42 @@ async function snapshotChild(zipPath, modulesPath, outPath) {
   build.destroy();
   pyodide.runPython("import sys; sys.path.remove('/build'); sys.modules.pop('build_boot')");
   pyodide.runPython("import gc; gc.collect()");
+  const zeroed = zeroUnused(pyodide._module);
   const snapshot = pyodide.makeMemorySnapshot();
   writeFileSync(outPath, snapshot);
-  process.stdout.write(JSON.stringify({ failed, modules }));
+  process.stdout.write(JSON.stringify({ failed, modules, zeroed }));
+}
+
+/** Zero the memory that holds nothing live, so that the snapshot stores runs of zeros
+ * there (left out of snapshot.bin) instead of stale bytes: malloc's free chunks (taken,
+ * zeroed and given back, from the largest down, never growing the memory) and the part
+ * of the wasm stack below the current frame. Returns the bytes zeroed. */
+function zeroUnused(M) {
+  const limit = M.HEAPU8.length;
+  const taken = [];
+  let zeroed = 0;
+  for (let size = 1 << 24; size >= 16; ) {
+    // a request malloc cannot meet from a free chunk extends the break: keep that below
+    // the memory's end, so that the memory does not grow
+    if (M._sbrk(0) + size + 65536 > limit) {
+      size >>= 1;
+      continue;
+    }
+    const at = M._malloc(size);
+    if (M.HEAPU8.length !== limit) throw new Error("the memory grew while zeroing free chunks");
+    if (!at) {
+      size >>= 1;
+      continue;
+    }
+    M.HEAPU8.fill(0, at, at + size);
+    taken.push(at);
+    zeroed += size;
+  }
+  for (const at of taken.reverse()) M._free(at);
+  const end = M._emscripten_stack_get_end();
+  const current = M._emscripten_stack_get_current();
+  M.HEAPU8.fill(0, end, current);
+  return { freeChunks: zeroed, stack: current - end };
 }
 
 /** The recorder's modules, as the worker lays them out (web/pages.py engine_files). */
@@ -169,7 +202,8 @@ async function main(argv) {
       { encoding: "utf8", maxBuffer: 1 << 24 });
     rmSync(modulesPath);
     if (child.status !== 0) throw new Error(`snapshot failed:\n${child.stderr}`);
-    const { failed, modules: runtimeModules } = JSON.parse(child.stdout);
+    const { failed, modules: runtimeModules, zeroed } = JSON.parse(child.stdout);
+    console.log(`zeroed before the snapshot: ${JSON.stringify(zeroed)}`);
     const bytes = packZeroRuns(xorDataSegments(
       new Uint8Array(readFileSync(path.join(out, "snapshot.bin"))), new Uint8Array(wasm)));
     writeFileSync(path.join(out, "snapshot.bin"), bytes);
