@@ -5,6 +5,7 @@ with raw request targets, since the test client normalises `/../` away."""
 import base64
 import hashlib
 import http.client
+import json
 import re
 import threading
 from html.parser import HTMLParser
@@ -251,6 +252,20 @@ def test_templates_have_no_inline_style_and_one_inline_script_allowed_by_its_has
     assert f"'sha256-{digest}'" in response.headers["content-security-policy"]
     assert html.index("loopstep-runtime") < html.index(assets.EARLY_SCRIPT) < html.index("<body")
     assert re.search(r"<script[^>]* src=\"/static/js/page.js\"", html)
+
+
+def test_the_boot_set_is_cached_for_good_under_its_version(client):
+    """The fast boot set's files are served as immutable; the page names the set's version
+    (a digest of its SHA256SUMS), which boot.js puts on their URLs: a rebuilt set is a
+    new URL, never a stale cached file."""
+    html = client.get("/lessons/s06").text
+    island = json.loads(re.search(r'id="loopstep-runtime">(.*?)</script>', html, re.S).group(1))
+    sums = (assets.BOOT_DIR / "SHA256SUMS").read_bytes()
+    assert island["pyodide"]["bootVersion"] == hashlib.sha256(sums).hexdigest()[:16]
+    url = island["pyodide"]["bootURL"] + "snapshot.bin?v=" + island["pyodide"]["bootVersion"]
+    response = client.get(url)
+    assert response.status_code == 200
+    assert "immutable" in response.headers["cache-control"]
 
 
 def test_files_revalidate_answer_head_and_open_static_to_other_origins(client):

@@ -16,6 +16,15 @@ PYODIDE_VERSION = "314.0.8"
 PYODIDE_DIR = VENDOR_DIR / f"pyodide-{PYODIDE_VERSION}"
 PYODIDE_URL = f"/vendor/pyodide-{PYODIDE_VERSION}/"
 BOOT_DIR = VENDOR_DIR / f"loopstep-boot-{PYODIDE_VERSION}"
+
+
+def boot_version() -> str:
+    """A digest of the fast boot set (of its SHA256SUMS), put on its files' URLs (?v=):
+    they are served as immutable, and a rebuilt set must not be taken from a cache."""
+    sums = BOOT_DIR / "SHA256SUMS"
+    return hashlib.sha256(sums.read_bytes()).hexdigest()[:16] if sums.is_file() else ""
+
+
 CODEMIRROR_VERSION = "6.0.2"
 CODEMIRROR_DIR = VENDOR_DIR / f"codemirror-{CODEMIRROR_VERSION}"
 # The script that starts the Python worker, inlined in the document's head (no request

@@ -4,9 +4,11 @@ fetches the page's Python sources as two bundles, and nothing twice. A later vis
 from the snapshot too, read from the HTTP cache by the worker alone."""
 from __future__ import annotations
 
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from playwright.sync_api import expect
+
+from web import assets
 
 try:
     from .conftest import CHROMIUM_ARGS, chromium_path
@@ -15,13 +17,14 @@ except ImportError:
     from conftest import CHROMIUM_ARGS, chromium_path
     from page_helpers import block, lesson_url
 
-SNAPSHOT = "/vendor/loopstep-boot-314.0.8/snapshot.bin"
+BOOT_SET = "/vendor/loopstep-boot-314.0.8/"
+SNAPSHOT = BOOT_SET + "snapshot.bin"
 WASM = "/vendor/pyodide-314.0.8/pyodide.asm.wasm"
 
 
 def first_visit(playwright_instance, url: str, route=None):
     """Open `url` in a fresh browser until the runtime is ready; yields (page, paths of
-    every request made until then)."""
+    every request made until then); `page.urls` has their whole URLs."""
     browser = playwright_instance.chromium.launch(executable_path=chromium_path(),
                                                   args=CHROMIUM_ARGS, headless=True)
     try:
@@ -29,7 +32,9 @@ def first_visit(playwright_instance, url: str, route=None):
         if route:
             page.route(*route)
         requested = []
-        page.on("request", lambda r: requested.append(urlsplit(r.url).path))
+        page.urls = []
+        page.on("request", lambda r: (requested.append(urlsplit(r.url).path),
+                                      page.urls.append(r.url)))
         page.goto(url)
         runtime = page.locator('[data-role="runtime"]')
         expect(runtime).to_have_attribute("data-state", "ready", timeout=120_000)
@@ -52,6 +57,10 @@ def test_the_page_downloads_the_snapshot_and_the_worker_boots_from_it(
         expect(runtime).to_have_attribute("data-boot", "snapshot")
         assert {SNAPSHOT, WASM} <= set(page_fetches(page))
         assert requested.count(SNAPSHOT) == 1
+        # the boot set is served as immutable: each of its URLs names the set's version
+        versions = [parse_qs(urlsplit(u).query).get("v") for u in page.urls
+                    if urlsplit(u).path.startswith(BOOT_SET)]
+        assert len(versions) >= 2 and all(v == [assets.boot_version()] for v in versions)
         sources = [p for p in requested if p.startswith("/py/")]
         assert sorted(sources) == ["/py/bundles/lessons/s06.bin", "/py/bundles/runtime.bin"]
         tools = block(page, "child_tools")
@@ -61,7 +70,8 @@ def test_the_page_downloads_the_snapshot_and_the_worker_boots_from_it(
 
 def test_a_snapshot_that_does_not_arrive_leaves_the_trimmed_boot(
         playwright_instance, server_url, site_kind):
-    missing = ("**" + SNAPSHOT, lambda route: route.fulfill(status=404, body=b"gone"))
+    missing = (lambda url: urlsplit(url).path == SNAPSHOT,
+               lambda route: route.fulfill(status=404, body=b"gone"))
     for page, requested in first_visit(playwright_instance, lesson_url(server_url, site_kind),
                                        missing):
         expect(page.locator('[data-role="runtime"]')).to_have_attribute("data-boot", "trimmed")

@@ -13,8 +13,9 @@
 // On the fast paths a module that the trimmed zip lacks still imports: the first such
 // import fetches the stock python_stdlib.zip (synchronously, in a worker) and uses it.
 //
-// bootURL holds boot.json, python_stdlib.zip, empty.zip and snapshot.bin (immutable,
-// versioned). snapshot.bin is stored as a delta against the wasm's data segments
+// bootURL holds boot.json, python_stdlib.zip, empty.zip and snapshot.bin (served as
+// immutable: `bootVersion`, a digest of the set, is put on each URL as ?v=, so that a
+// rebuilt set is fetched anew). snapshot.bin is stored as a delta against the wasm's data segments
 // (snapshot-delta.js), so the wasm is read beside it; on the snapshot path the trimmed
 // zip is loaded on the first import that needs it (empty.zip stands in until then), where
 // a synchronous loader exists (workers), else up front.
@@ -24,6 +25,7 @@
 //              may not have optimised: bench/notes.md); false: never. After a snapshot
 //              boot, warmUp() fetches the trimmed zip that the first import outside the
 //              snapshot will read
+//   bootVersion  the boot set's version, added to its files' URLs (?v=); none in Node
 //   timeoutMs  per fast attempt (default 20000); the stock boot is not timed out here
 //   early      compile the wasm while the rest downloads (default true; compileEarly)
 //   given      {snapshot, wasm, compiled}: promises of the snapshot's bytes, the wasm's bytes
@@ -232,13 +234,13 @@ function install(pyodide, code, ...args) {
 }
 
 async function fastBoot(module, manifest, snapshot, config) {
-  const { indexURL, bootURL, options, loadStockSync } = config;
+  const { indexURL, options, loadStockSync } = config;
   // After a snapshot the trimmed zip can wait for the first import that needs it, where
   // it can be loaded synchronously; an empty zip stands in for it until then.
   const loadTrimmedSync = snapshot && manifest.placeholder
-    ? config.loaderFor(bootURL + manifest.stdlib.file) : null;
+    ? config.loaderFor(config.at(manifest.stdlib.file)) : null;
   const stdlibFile = loadTrimmedSync ? manifest.placeholder : manifest.stdlib.file;
-  const settings = { ...options, indexURL, packages: [], stdLibURL: bootURL + stdlibFile };
+  const settings = { ...options, indexURL, packages: [], stdLibURL: config.at(stdlibFile) };
   if (config.lockFile) Object.assign(settings, { lockFileContents: config.lockFile, packageBaseUrl: indexURL });
   if (snapshot) settings._loadSnapshot = snapshot;
   const pyodide = await withCompiled(config.compiled, () => module.loadPyodide(settings));
@@ -304,7 +306,7 @@ export async function bootPyodide(pyodideModule, { indexURL, bootURL, ...rest } 
   let module = null;
   const {
     snapshot: snapshotMode = true, timeoutMs = 20000, readBytes = fetchBytes, early = true,
-    given, loadStockSync, loaderFor = syncLoader, ...options
+    given, loadStockSync, loaderFor = syncLoader, bootVersion, ...options
   } = rest;
   indexURL = slash(indexURL);
   let compiled = null;
@@ -312,21 +314,22 @@ export async function bootPyodide(pyodideModule, { indexURL, bootURL, ...rest } 
   if (bootURL) {
     bootURL = slash(bootURL);
     const config = {
-      indexURL, bootURL, options,
+      indexURL, options,
+      at: (name) => bootURL + name + (bootVersion ? `?v=${encodeURIComponent(bootVersion)}` : ""),
       loadStockSync: loadStockSync === undefined ? syncLoader(indexURL + "python_stdlib.zip")
         : loadStockSync,
       loaderFor,
       compiled: null,
     };
     const text = (bytes) => new TextDecoder().decode(bytes);
-    const manifestP = readBytes(bootURL + "boot.json").then((b) => JSON.parse(text(b)));
+    const manifestP = readBytes(config.at("boot.json")).then((b) => JSON.parse(text(b)));
     const sumsP = readBytes(indexURL + "SHA256SUMS").then(text);
     // Awaited below; until then a failure must not surface as an unhandled rejection.
     manifestP.catch(() => {});
     sumsP.catch(() => {});
     const useSnapshot = Boolean(given || snapshotMode);
     const snapshotP = given ? given.snapshot
-      : useSnapshot ? readBytes(bootURL + "snapshot.bin") : null;
+      : useSnapshot ? readBytes(config.at("snapshot.bin")) : null;
     const wasm = given ? { compiled: given.compiled, bytes: given.wasm }
       : early ? compileEarly(indexURL, useSnapshot) : null;
     compiled = config.compiled = wasm?.compiled ?? null;
@@ -355,7 +358,7 @@ export async function bootPyodide(pyodideModule, { indexURL, bootURL, ...rest } 
         // the trimmed zip left for later is read by the first import outside the
         // snapshot: have it in the cache by then
         const warmUp = manifest.placeholder
-          ? () => prefetchLater(bootURL + manifest.stdlib.file) : NOTHING;
+          ? () => prefetchLater(config.at(manifest.stdlib.file)) : NOTHING;
         // the recorder imported with the snapshot (web/static/js/snapshot-runtime.js)
         const recorder = manifest.snapshot.runtime ?? null;
         return { pyodide, path: "snapshot", fallbacks, warmUp, recorder };

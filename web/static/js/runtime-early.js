@@ -34,7 +34,7 @@
       return events;
     },
   };
-  const { indexURL, bootURL } = config.pyodide ?? {};
+  const { indexURL, bootURL, bootVersion } = config.pyodide ?? {};
   const wasm = indexURL && new URL("pyodide.asm.wasm", new URL(indexURL, base));
   // A first visit is told by a note left on it: asking the HTTP cache itself (a fetch
   // `only-if-cached`) logs an error on the console when the file is not there. A stale
@@ -73,7 +73,10 @@
   worker.postMessage({ type: "boot", base, config, head });
   performance.mark("loopstep:boot-asked");
   if (!head) return;
-  forward("snapshot.bin", fetch(new URL("snapshot.bin", new URL(bootURL, base))));
+  // the URL boot.js would ask for (its version on it: the boot set is served as immutable)
+  const snapshot = new URL("snapshot.bin", new URL(bootURL, base));
+  if (bootVersion) snapshot.searchParams.set("v", bootVersion);
+  forward("snapshot.bin", fetch(snapshot));
   const fetched = fetch(wasm).then((response) => [response, response.clone()]);
   forward("pyodide.asm.wasm", fetched.then(([, copy]) => copy));
   WebAssembly.compileStreaming(fetched.then(([response]) => response))

@@ -245,6 +245,7 @@ function bootConfig({ base, config }) {
   return {
     indexURL: url(runtime.indexURL),
     bootURL: url(runtime.bootURL),
+    bootVersion: runtime.bootVersion,
     sizes: runtime.sizes ?? {},
     bundles: (python.bundles ?? []).map(url),
     roots: python.roots ?? [],
@@ -301,6 +302,7 @@ async function boot(request) {
   const booted = await Promise.race([bootFailed, bootPyodide(module, {
     indexURL: message.indexURL,
     bootURL: message.bootURL,
+    bootVersion: message.bootVersion,
     given,
     packages: [],
     stdout: () => {},
