@@ -4,9 +4,27 @@
 
 import { SEL } from "./selectors.js";
 import { render as renderValue } from "./values.js";
-import { fill as fillAnsi } from "./ansi.js";
 
 const TICK_BUCKETS = 200;
+
+// ./ansi.js is imported the first time the output holds an escape sequence: it is not
+// needed before the runtime is ready (docs/performance.md, "Critical path budget").
+let ansi = null;
+const shownText = new WeakMap(); // the output each <pre> is to show, the latest call's
+
+function fillOutput(pre, text) {
+  shownText.set(pre, text);
+  if (!text.includes("\x1b")) {
+    pre.textContent = text;
+    return;
+  }
+  ansi ??= import("./ansi.js");
+  ansi.then(({ fill }) => {
+    if (shownText.get(pre) === text) fill(pre, text);
+  }, () => {
+    if (shownText.get(pre) === text) pre.textContent = text; // not styled, not lost
+  });
+}
 
 function el(tag, className, content) {
   const node = document.createElement(tag);
@@ -100,7 +118,7 @@ export function renderStack(container, frames, messages) {
 /** Output so far, and the exception that left the displayed function once shown. */
 export function renderOutput(root, { text, error, shown }, messages) {
   const pre = root.querySelector(SEL.output);
-  fillAnsi(pre, text);
+  fillOutput(pre, text);
   const hint = root.querySelector(SEL.outputHint);
   if (hint) hint.hidden = shown;
   let note = root.querySelector(SEL.exception);
