@@ -118,8 +118,8 @@ async function snapshotChild(zipPath, modulesPath, outPath) {
   const pyodide = await load({ stdLibURL: zipPath, _makeSnapshot: true });
   const build = helper(pyodide);
   const failed = JSON.parse(build.preimport(readFileSync(modulesPath, "utf8")));
+  pyodide.FS.mkdirTree(`${WORKER_ROOT}/runtime`);
   for (const name of runtimeSources()) {
-    pyodide.FS.mkdirTree(`${WORKER_ROOT}/runtime`);
     pyodide.FS.writeFile(`${WORKER_ROOT}/runtime/${name}`, readFileSync(path.join(RUNTIME, name)));
   }
   const modules = JSON.parse(build.preload_runtime(WORKER_ROOT, RECORDER));

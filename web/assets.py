@@ -17,14 +17,12 @@ PYODIDE_DIR = VENDOR_DIR / f"pyodide-{PYODIDE_VERSION}"
 PYODIDE_URL = f"/vendor/pyodide-{PYODIDE_VERSION}/"
 BOOT_DIR = VENDOR_DIR / f"loopstep-boot-{PYODIDE_VERSION}"
 
-
-def boot_version() -> str:
-    """A digest of the fast boot set (of its SHA256SUMS), put on its files' URLs (?v=):
-    they are served as immutable, and a rebuilt set must not be taken from a cache."""
-    sums = BOOT_DIR / "SHA256SUMS"
-    return hashlib.sha256(sums.read_bytes()).hexdigest()[:16] if sums.is_file() else ""
-
-
+# A digest of the fast boot set (of its SHA256SUMS), put on its files' URLs (?v=): they are
+# served as immutable, and a rebuilt set must not be taken from a cache. Read once, like
+# the early script: the set is rebuilt offline (scripts/build_boot.sh), then the app restarts.
+_BOOT_SUMS = BOOT_DIR / "SHA256SUMS"
+BOOT_VERSION = (hashlib.sha256(_BOOT_SUMS.read_bytes()).hexdigest()[:16]
+                if _BOOT_SUMS.is_file() else "")
 CODEMIRROR_VERSION = "6.0.2"
 CODEMIRROR_DIR = VENDOR_DIR / f"codemirror-{CODEMIRROR_VERSION}"
 # The script that starts the Python worker, inlined in the document's head (no request

@@ -102,7 +102,7 @@ def runtime_config(lesson, lang: str, root: str, limits: dict | None = None) -> 
         "lang": lang,
         "pyodide": {"indexURL": f"{root}vendor/pyodide-{assets.PYODIDE_VERSION}/",
                     "bootURL": f"{root}vendor/{assets.BOOT_DIR.name}/",
-                    "bootVersion": assets.boot_version(),
+                    "bootVersion": assets.BOOT_VERSION,
                     "sizes": assets.boot_sizes()},
         "worker": f"{root}static/js/worker.js",
         "python": {"bundles": python_bundles, "roots": [f"{WORKER_ROOT}/lessons"],

@@ -60,7 +60,7 @@ def test_the_page_downloads_the_snapshot_and_the_worker_boots_from_it(
         # the boot set is served as immutable: each of its URLs names the set's version
         versions = [parse_qs(urlsplit(u).query).get("v") for u in page.urls
                     if urlsplit(u).path.startswith(BOOT_SET)]
-        assert len(versions) >= 2 and all(v == [assets.boot_version()] for v in versions)
+        assert len(versions) >= 2 and all(v == [assets.BOOT_VERSION] for v in versions)
         sources = [p for p in requested if p.startswith("/py/")]
         assert sorted(sources) == ["/py/bundles/lessons/s06.bin", "/py/bundles/runtime.bin"]
         tools = block(page, "child_tools")

@@ -4,10 +4,7 @@
 // those modules only if the page serves exactly those sources under that folder; else it
 // forgets them, and the recorder is imported from the files the page serves.
 
-async function sha256(bytes) {
-  const digest = await crypto.subtle.digest("SHA-256", bytes);
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
-}
+import { sha256 } from "./boot.js";
 
 const packageOf = (recorded) => recorded.module.split(".")[0];
 
