@@ -1,8 +1,8 @@
-// Runs side by side: time web/static/js/align.js on two 10,000-step runs, against the
+// Runs side by side: time web/static/js/model/align.js on two 10,000-step runs, against the
 // textbook O(N·M) longest-common-subsequence table on the same keys, alternating.
 //   node bench/align.mjs [ROUNDS]   → one JSON object on stdout
-import { align, stepKeys } from "../web/static/js/align.js";
-import { fromSteps } from "../web/static/js/trace.js";
+import { align, stepKeys } from "../web/static/js/model/align.js";
+import { fromSteps } from "../web/static/js/model/trace.js";
 
 const STEPS = 10_000;
 const rounds = Number(process.argv[2] ?? 5);

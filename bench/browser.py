@@ -2,7 +2,7 @@
 
 Pages (bench/pages/, served by bench/serve.py next to the real app):
   /bench/stock.html       a bare page whose module worker only boots stock Pyodide 314.0.8
-  /bench/fast.html        a page whose worker boots via web/static/js/boot.js and is ready
+  /bench/fast.html        a page whose worker boots via web/static/js/boot/boot.js and is ready
                           when runtime.recorder is imported (what the debugger needs)
   /bench/fast-hints.html  the same with <link rel=preload> hints in the document
 """

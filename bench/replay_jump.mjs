@@ -1,8 +1,8 @@
-// Jumps into a million-step trace: web/static/js/replay.js (checkpoints) against
+// Jumps into a million-step trace: web/static/js/model/replay.js (checkpoints) against
 // rebuilding the locals from step 0 (no checkpoints), alternating.
 //   node bench/replay_jump.mjs [ROUNDS]   → one JSON object on stdout
-import { replay } from "../web/static/js/replay.js";
-import { fromSteps } from "../web/static/js/trace.js";
+import { replay } from "../web/static/js/model/replay.js";
+import { fromSteps } from "../web/static/js/model/trace.js";
 
 const STEPS = 1_000_000;
 const JUMPS = 200;

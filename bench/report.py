@@ -213,7 +213,7 @@ Node {m['node']}; Pyodide {m['pyodide']}.
 - **boot**: milliseconds from navigation start to the worker's "ready" message, in
   headless Chromium against the real server on 127.0.0.1. *Stock* is a bare page whose
   module worker only runs `loadPyodide` from `/vendor/pyodide-314.0.8/`. *boot.js* is a
-  page whose module worker boots through `web/static/js/boot.js` (default: the memory
+  page whose module worker boots through `web/static/js/boot/boot.js` (default: the memory
   snapshot, stored as a delta against the wasm's data segments, with the trimmed `.pyc`
   standard library from `/vendor/loopstep-boot-314.0.8/` loaded on first need), writes the
   recorder and lesson files and imports `runtime.recorder`, i.e. it is ready to record.
@@ -229,7 +229,7 @@ Node {m['node']}; Pyodide {m['pyodide']}.
   and `pyodide.asm.wasm` (brotli accepted), against `loopstep serve` with its access log on.
 
 - **align**: `bench/align.mjs` in Node: `align(stepKeys(a), stepKeys(b))` of
-  `web/static/js/align.js` on two synthetic 10,000-step loop runs, alternating with the
+  `web/static/js/model/align.js` on two synthetic 10,000-step loop runs, alternating with the
   textbook O(N·M) table that only computes the longest common subsequence's length.
 - **caps**: `runtime.recorder.record` of `bench/lessons/caps` in this CPython: an endless
   loop cut at 5,000 steps and a one-line endless loop cut by the events-per-step cap,

@@ -5,7 +5,7 @@
 Starts the real server (bench/serve.py: `server.main(["serve", ...])` plus the bench
 pages) and headless Chromium (LOOPSTEP_CHROMIUM or /usr/bin/chromium), then measures,
 alternating A/B, medians with min/max:
-  1. boot: bench page via web/static/js/boot.js (ready = runtime.recorder imported) vs a
+  1. boot: bench page via web/static/js/boot/boot.js (ready = runtime.recorder imported) vs a
      bare page that only boots the stock Pyodide 314.0.8 in a module worker; cold
      (fresh profile per load) and warm (a fresh profile's second load);
   2. long traces: the bench/lessons/million block (1,000,000 statements) recorded in the
@@ -13,7 +13,7 @@ alternating A/B, medians with min/max:
   3. recorder overhead vs the same code untraced, in Pyodide and in this CPython;
   4. bytes transferred cold and warm (PerformanceResourceTiming.transferSize);
   5. a load run: 100 connections for 30 s against a lesson page, the presets API, the wasm;
-  6. align: two 10,000-step runs aligned side by side (web/static/js/align.js, in Node)
+  6. align: two 10,000-step runs aligned side by side (web/static/js/model/align.js, in Node)
      against the textbook O(N·M) longest-common-subsequence table;
   7. caps: how soon the step and event caps stop a loop that never ends (CPython);
   8. replay: jumps into a million-step trace vs rebuilding the locals from step 0 (Node);

@@ -20,7 +20,7 @@ _EMPTY = {"set": "set()", "frozenset": "frozenset()"}
 
 
 def render(value):
-    """A VALUE as the page shows it (web/static/js/values.js ``text``; both are held to
+    """A VALUE as the page shows it (web/static/js/model/values.js ``text``; both are held to
     tests/fixtures/value_text.json). Iterative: nested lists are flattened."""
     parts = []
     todo = [value]

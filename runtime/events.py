@@ -1,6 +1,6 @@
 """Step events: their codes and which of them a breakpoint hits.
 
-Defined once for Python; ``web/static/js/events.js`` holds the same for the page and
+Defined once for Python; ``web/static/js/model/events.js`` holds the same for the page and
 tests/test_events.py checks that the two agree.
 """
 
@@ -13,5 +13,5 @@ HIT_EVENTS = ("line",)
 
 def is_hit(event, first, last, line):
     """Whether a step (event name, its statement's first and last line) hits a
-    breakpoint on ``line`` (the page's rule: web/static/js/stepping.js ``hitIndices``)."""
+    breakpoint on ``line`` (the page's rule: web/static/js/model/stepping.js ``hitIndices``)."""
     return event in HIT_EVENTS and first <= line <= last

@@ -5,7 +5,7 @@
 //                      recorder (runtime/) imported (a private Pyodide API, tied to the
 //                      exact build: see boot.json),
 //                      stored XOR the wasm's data segments, its zero runs left out
-//                      (web/static/js/snapshot-delta.js)
+//                      (web/static/js/boot/snapshot-delta.js)
 //   empty.zip          an empty zip that stands in for python_stdlib.zip after a snapshot
 //                      restore until an import needs the real one (boot.js)
 //   boot.json          versions and sha256 of everything the fast path must match
@@ -37,7 +37,7 @@ const WORKER_ROOT = "/loopstep";
 const RECORDER = "runtime.recorder";
 const quiet = { stdout: () => {}, stderr: () => {} };
 const { packZeroRuns, xorDataSegments } = await import(
-  pathToFileURL(path.join(ROOT, "web", "static", "js", "snapshot-delta.js")).href);
+  pathToFileURL(path.join(ROOT, "web", "static", "js", "boot", "snapshot-delta.js")).href);
 // An empty zip: only the end-of-central-directory record.
 const EMPTY_ZIP = Uint8Array.from([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)]);
 
@@ -210,7 +210,7 @@ async function main(argv) {
     snapshot = { file: "snapshot.bin", size: bytes.length, sha256: sha256(bytes),
       encoding: "zero-runs+xor-data-segments", failed,
       // the recorder as imported into the snapshot: the worker imports it again from the
-      // files it serves unless they are these (web/static/js/snapshot-runtime.js)
+      // files it serves unless they are these (web/static/js/boot/snapshot-runtime.js)
       runtime: {
         folder: WORKER_ROOT, module: RECORDER, modules: runtimeModules,
         sources: Object.fromEntries(runtimeSources().map(

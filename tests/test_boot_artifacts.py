@@ -91,7 +91,7 @@ def test_the_snapshot_holds_the_current_recorder(manifest):
 
 
 def expand_zero_runs(packed: bytes) -> bytes:
-    """The packed form of web/static/js/snapshot-delta.js, laid out again."""
+    """The packed form of web/static/js/boot/snapshot-delta.js, laid out again."""
     magic, total, count = struct.unpack_from("<4sII", packed)
     assert magic == b"LSZR"
     out = bytearray(total)
@@ -111,7 +111,7 @@ def stored_memory() -> bytes:
 
 def test_snapshot_is_stored_as_a_delta_against_the_wasm_without_its_zero_runs(manifest):
     """The static-data part of the stored memory is XOR the wasm's data segments: mostly
-    zeros (web/static/js/snapshot-delta.js; boot.js decodes it, tests/node/boot_check.mjs
+    zeros (web/static/js/boot/snapshot-delta.js; boot.js decodes it, tests/node/boot_check.mjs
     restores it); runs of zeros are left out of the file."""
     assert manifest["snapshot"]["encoding"] == "zero-runs+xor-data-segments"
     packed = (BOOT_DIR / "snapshot.bin").read_bytes()

@@ -1,4 +1,4 @@
-"""The fast boot (web/static/js/boot.js) works in Node, and falls back when it must.
+"""The fast boot (web/static/js/boot/boot.js) works in Node, and falls back when it must.
 
 Runs tests/node/boot_check.mjs: snapshot path records s06/run_subagent; a corrupt or
 unrestorable snapshot falls back to the trimmed stdlib; a boot set for another wasm

@@ -1,5 +1,5 @@
 """The page's Python sources travel as bundles (web/bundles.py): what the app and the export
-serve are the current files, and the worker's reader (web/static/js/pyc-bundle.js) reads
+serve are the current files, and the worker's reader (web/static/js/boot/pyc-bundle.js) reads
 what Python packs."""
 import json
 import shutil
@@ -82,7 +82,7 @@ def test_the_worker_reads_what_python_packs(tmp_path):
     assert node, "node is required to run the worker's bundle reader"
     files = {"pkg/x.py": "print('ü')\n".encode(), "lessons/a/b.py": b"", "c": bytes(range(256))}
     (tmp_path / "b.bin").write_bytes(bundles.pack(files))
-    reader = (ROOT / "web" / "static" / "js" / "pyc-bundle.js").as_uri()
+    reader = (ROOT / "web" / "static" / "js" / "boot" / "pyc-bundle.js").as_uri()
     script = (f"const {{ unbundle }} = await import({json.dumps(reader)});"
               "const data = (await import('node:fs')).readFileSync(process.argv[1]);"
               "const buffer = data.buffer.slice(data.byteOffset, data.byteOffset + data.length);"

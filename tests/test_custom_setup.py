@@ -100,9 +100,9 @@ def test_the_page_agrees_with_the_recorder_and_the_vendored_editor():
 
     from runtime import custom
     from web import assets
-    js = Path(__file__).resolve().parent.parent / "web" / "static" / "js"
+    js = Path(__file__).resolve().parent.parent / "web" / "static" / "js" / "whatif"
     limit = re.search(r"MAX_SETUP_CHARS = ([\d_]+);", (js / "setup-url.js").read_text())
     assert int(limit.group(1).replace("_", "")) == custom.MAX_SETUP_CHARS
     editor = (js / "setup-editor.js").read_text()
-    assert f'"../../vendor/{assets.CODEMIRROR_DIR.name}/codemirror.mjs"' in editor
+    assert f'"../../../vendor/{assets.CODEMIRROR_DIR.name}/codemirror.mjs"' in editor
     assert (assets.CODEMIRROR_DIR / "codemirror.mjs").is_file()

@@ -1,6 +1,6 @@
 """Event codes and the breakpoint rule: one definition per language, and they agree.
 
-Python: runtime/events.py; the page: web/static/js/events.js. ``loopstep trace
+Python: runtime/events.py; the page: web/static/js/model/events.js. ``loopstep trace
 --break N`` prints exactly the steps the page's timeline marks as hits
 (stepping.js ``hitIndices``) on a trace with yields, resumes and returns on the
 breakpoint's line.
@@ -28,7 +28,7 @@ def node(script):
 
 
 def test_the_page_and_python_define_the_same_events():
-    page = node('import * as e from "./web/static/js/events.js";'
+    page = node('import * as e from "./web/static/js/model/events.js";'
                 'console.log(JSON.stringify({events: e.EVENTS, codes: [e.CALL, e.LINE, e.RETURN, '
                 'e.EXCEPTION], hits: e.HIT_EVENTS, '
                 'hitCodes: e.EVENTS.map((_, code) => e.hitsEvent(code))}))')
@@ -44,8 +44,8 @@ def test_trace_break_prints_the_pages_hits(tmp_path):
     packed = record_packed("gen", "spend", "normal", roots=[CORPUS])
     (tmp_path / "trace.json").write_text(packed, "utf-8")
     page = node('import { readFileSync } from "node:fs";'
-                'import { fromPacked } from "./web/static/js/trace.js";'
-                'import { hitIndices } from "./web/static/js/stepping.js";'
+                'import { fromPacked } from "./web/static/js/model/trace.js";'
+                'import { hitIndices } from "./web/static/js/model/stepping.js";'
                 f'const t = fromPacked(readFileSync({json.dumps(str(tmp_path / "trace.json"))}, "utf8"));'
                 f'console.log(JSON.stringify({{hits: hitIndices(t, [{line}]), '
                 f'events: [...Array(t.count).keys()].filter((i) => t.line(i) === {line})'

@@ -5,7 +5,7 @@ CPython (this interpreter's best backend) and in the vendored Pyodide under Node
 (``sys.monitoring``, booted once per session):
 
 1. the recorder records the block (``record_packed``, the text the worker posts);
-2. ``tests/node/replay_dump.mjs`` feeds it to ``web/static/js/trace.js`` and
+2. ``tests/node/replay_dump.mjs`` feeds it to ``web/static/js/model/trace.js`` and
    ``replay.js`` as shipped and reads, for every step, ``locals(i)`` (the variables
    panel at a cursor on step i) and ``output(i)``;
 3. ``tests/oracle.py`` runs the same programs in the same interpreter under a plain

@@ -136,7 +136,7 @@ console.log("ok");
 
 
 def test_page_reads_the_packed_form(tmp_path):
-    """web/static/js/trace.js gives back every step of the dict form."""
+    """web/static/js/model/trace.js gives back every step of the dict form."""
     import shutil
     import subprocess
     node = shutil.which("node")
@@ -152,7 +152,7 @@ def test_page_reads_the_packed_form(tmp_path):
         dict_path.write_text(json.dumps(trace, ensure_ascii=False), "utf-8")
         packed_path.write_text(wire.pack(trace), "utf-8")
         pairs.append([str(dict_path), str(packed_path)])
-    module = (HERE.parent / "web" / "static" / "js" / "trace.js").as_uri()
+    module = (HERE.parent / "web" / "static" / "js" / "model" / "trace.js").as_uri()
     done = subprocess.run([node, "--input-type=module", "-e", CHECK_JS % module,
                            json.dumps(pairs)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-3000:]

@@ -28,7 +28,7 @@ CODEMIRROR_DIR = VENDOR_DIR / f"codemirror-{CODEMIRROR_VERSION}"
 # The script that starts the Python worker, inlined in the document's head (no request
 # before it runs) and allowed by its hash in the Content-Security-Policy (server.py,
 # deploy/nginx/loopstep.conf)
-EARLY_SCRIPT = (STATIC_DIR / "js" / "runtime-early.js").read_text("utf-8")
+EARLY_SCRIPT = (STATIC_DIR / "js" / "boot" / "runtime-early.js").read_text("utf-8")
 EARLY_SCRIPT_HASH = "'sha256-" + base64.b64encode(
     hashlib.sha256(EARLY_SCRIPT.encode("utf-8")).digest()).decode("ascii") + "'"
 # The recorder's modules precompiled by the vendored Pyodide (scripts/build_runtime_pyc.sh)

@@ -4,7 +4,7 @@ precompiled recorder (scripts/build_runtime_pyc.mjs) is a bundle too.
 
 Format: b"LSPYC1\\n", the length of a JSON index as 4 bytes big-endian, the index
 [{"path", "size"}] and the files' bytes in that order; `path` is relative to the worker's
-sys.path folder. web/static/js/pyc-bundle.js reads it (tests/test_bundles.py checks that
+sys.path folder. web/static/js/boot/pyc-bundle.js reads it (tests/test_bundles.py checks that
 both sides agree).
 """
 from __future__ import annotations

@@ -1,9 +1,9 @@
-// Bench worker B: boots through web/static/js/boot.js, lays out the recorder and the
+// Bench worker B: boots through web/static/js/boot/boot.js, lays out the recorder and the
 // benchmark lesson like the page's worker does, and is ready when runtime.recorder is
 // imported. Also answers "record" (a long trace, timed) and "untraced" (the same code
 // without the recorder) for bench/run.py.
-import { bootPyodide } from "/static/js/boot.js";
-import { unbundle } from "/static/js/pyc-bundle.js";
+import { bootPyodide } from "/static/js/boot/boot.js";
+import { unbundle } from "/static/js/boot/pyc-bundle.js";
 
 performance.mark("loopstep:worker:evaluated");
 const config = await (await fetch("/bench/config.json")).json();

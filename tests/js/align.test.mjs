@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { align, stepKeys, rowOf, stepAt, GAP } from "../../web/static/js/align.js";
-import { fromSteps } from "../../web/static/js/trace.js";
+import { align, stepKeys, rowOf, stepAt, GAP } from "../../web/static/js/model/align.js";
+import { fromSteps } from "../../web/static/js/model/trace.js";
 
 /** The LCS length by the textbook dynamic program: the oracle for small inputs. */
 function lcsLength(a, b) {

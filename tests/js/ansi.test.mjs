@@ -1,7 +1,7 @@
 // Terminal colours in output: SGR sequences become styles, other escapes vanish.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { parse, applySgr } from "../../web/static/js/ansi.js";
+import { parse, applySgr } from "../../web/static/js/page/ansi.js";
 
 const plain = (runs) => runs.map(([text]) => text).join("");
 const view = (runs) => runs.map(([text, s]) => [text, s.fg, s.bg, [...s.flags].sort().join(",")]);

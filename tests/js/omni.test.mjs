@@ -2,12 +2,12 @@
 // questions and their URL form, and stepping at recorded breakpoint hits.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { fromSteps } from "../../web/static/js/trace.js";
-import { replay } from "../../web/static/js/replay.js";
-import { history, changedAt } from "../../web/static/js/history.js";
-import { probeIndex, isError } from "../../web/static/js/probes.js";
-import { ProbeState, cleanSpec } from "../../web/static/js/probe-state.js";
-import { END, step, hitIndices } from "../../web/static/js/stepping.js";
+import { fromSteps } from "../../web/static/js/model/trace.js";
+import { replay } from "../../web/static/js/model/replay.js";
+import { history, changedAt } from "../../web/static/js/model/history.js";
+import { probeIndex, isError } from "../../web/static/js/model/probes.js";
+import { ProbeState, cleanSpec } from "../../web/static/js/model/probe-state.js";
+import { END, step, hitIndices } from "../../web/static/js/model/stepping.js";
 
 const S = (event, line, frame, set = {}, extra = {}) =>
   ({ event, line, end: line, fn: frame === 1 ? "f" : "g", frame, depth: frame, stack: 0, out: 0, set, ...extra });

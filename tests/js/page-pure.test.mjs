@@ -1,11 +1,11 @@
 // The page's other pure helpers: value text, URL state, key map, stage lookup, messages.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { text, isContainer } from "../../web/static/js/values.js";
-import { parse, format } from "../../web/static/js/url-state.js";
-import { commandFor } from "../../web/static/js/keys.js";
-import { stageAt } from "../../web/static/js/diagram.js";
-import { Messages } from "../../web/static/js/messages.js";
+import { text, isContainer } from "../../web/static/js/model/values.js";
+import { parse, format } from "../../web/static/js/page/url-state.js";
+import { commandFor } from "../../web/static/js/page/keys.js";
+import { stageAt } from "../../web/static/js/page/diagram.js";
+import { Messages } from "../../web/static/js/page/messages.js";
 
 test("value text is repr-like", () => {
   const cases = [
@@ -80,7 +80,7 @@ test("messages format placeholders", () => {
 });
 
 test("a cursor line is spoken short", async () => {
-  const { spokenCode } = await import("../../web/static/js/announce.js");
+  const { spokenCode } = await import("../../web/static/js/page/announce.js");
   assert.equal(spokenCode("    return outcome"), "return outcome");
   assert.equal(spokenCode("    outcome = run_loop(lambda history: ask(history, restricted), execute,"),
     "outcome = run_loop(…)");

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { replay, CHECKPOINT } from "../../web/static/js/replay.js";
-import { fromSteps } from "../../web/static/js/trace.js";
+import { replay, CHECKPOINT } from "../../web/static/js/model/replay.js";
+import { fromSteps } from "../../web/static/js/model/trace.js";
 
 const header = {
   stdout: "模型调用 1\n完成： answered\n",

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { encodeSetup, decodeSetup, MAX_SETUP_CHARS } from "../../web/static/js/setup-url.js";
+import { encodeSetup, decodeSetup, MAX_SETUP_CHARS } from "../../web/static/js/whatif/setup-url.js";
 
 const SETUP = "scenario = 'normal'\nQUESTION=\"教学默认问题\"\ndef ask(history,restricted):\n    if index<9:\n        return 1\n";
 

@@ -1,11 +1,11 @@
-// The snapshot's delta against the wasm's data segments (web/static/js/snapshot-delta.js):
+// The snapshot's delta against the wasm's data segments (web/static/js/boot/snapshot-delta.js):
 // read from a small hand-made module; XOR is its own inverse; zero runs pack and expand.
 import assert from "node:assert/strict";
 import test from "node:test";
 
 import {
   dataSegments, expandZeroRuns, packZeroRuns, xorDataSegments,
-} from "../../web/static/js/snapshot-delta.js";
+} from "../../web/static/js/boot/snapshot-delta.js";
 
 /** A wasm module with only a data section: segments [{offset, bytes}] (active) or
  * {passive: bytes}. Numbers below 128 only, so each is one LEB128 byte. */

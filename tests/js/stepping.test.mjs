@@ -2,8 +2,8 @@
 // in the manner of CPython's bdb tests.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { END, step, applies, hitIndices, settle, isHit } from "../../web/static/js/stepping.js";
-import { fromSteps } from "../../web/static/js/trace.js";
+import { END, step, applies, hitIndices, settle, isHit } from "../../web/static/js/model/stepping.js";
+import { fromSteps } from "../../web/static/js/model/trace.js";
 
 const S = (event, line, fn, frame, depth, extra = {}) =>
   ({ event, line, end: extra.end ?? line, fn, frame, depth, stack: 0, out: 0, ...extra });

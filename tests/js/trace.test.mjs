@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { fromPacked, fromSteps, EVENTS } from "../../web/static/js/trace.js";
+import { fromPacked, fromSteps, EVENTS } from "../../web/static/js/model/trace.js";
 
 const steps = [
   { event: "call", line: 1, end: 1, fn: "f", frame: 1, depth: 1, stack: 0, set: { n: "3" }, out: 0 },

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { text } from "../../web/static/js/values.js";
+import { text } from "../../web/static/js/model/values.js";
 
 const CASES = JSON.parse(readFileSync(new URL("../fixtures/value_text.json", import.meta.url), "utf8"));
 

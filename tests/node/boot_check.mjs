@@ -1,4 +1,4 @@
-// Boot through web/static/js/boot.js in Node and record a block on each path.
+// Boot through web/static/js/boot/boot.js in Node and record a block on each path.
 //
 //   node tests/node/boot_check.mjs
 //
@@ -19,9 +19,9 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const INDEX = path.join(ROOT, "web/vendor/pyodide-314.0.8") + "/";
 const BOOT = path.join(ROOT, "web/vendor/loopstep-boot-314.0.8") + "/";
-const { bootPyodide } = await import(pathToFileURL(path.join(ROOT, "web/static/js/boot.js")).href);
+const { bootPyodide } = await import(pathToFileURL(path.join(ROOT, "web/static/js/boot/boot.js")).href);
 const { settleRecorder } = await import(
-  pathToFileURL(path.join(ROOT, "web/static/js/snapshot-runtime.js")).href);
+  pathToFileURL(path.join(ROOT, "web/static/js/boot/snapshot-runtime.js")).href);
 const module = await import(pathToFileURL(INDEX + "pyodide.mjs").href);
 
 function files(dir, keep) {

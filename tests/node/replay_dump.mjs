@@ -2,7 +2,7 @@
 //
 //   node tests/node/replay_dump.mjs TRACES.json
 //
-// TRACES.json: [packed trace (JSON text or object), …]. Through web/static/js/trace.js
+// TRACES.json: [packed trace (JSON text or object), …]. Through web/static/js/model/trace.js
 // and replay.js exactly as shipped, prints one JSON array: per trace, per step i
 // {"locals": [[name, VALUE], …] (replay(trace).locals(i)), "output": replay.output(i)},
 // with "output" left out where it equals the previous step's.
@@ -12,8 +12,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const js = (name) => pathToFileURL(path.join(ROOT, "web/static/js", name)).href;
-const { fromPacked } = await import(js("trace.js"));
-const { replay } = await import(js("replay.js"));
+const { fromPacked } = await import(js("model/trace.js"));
+const { replay } = await import(js("model/replay.js"));
 
 const result = [];
 for (const packed of JSON.parse(readFileSync(process.argv[2], "utf8"))) {

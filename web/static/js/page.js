@@ -2,15 +2,15 @@
 // the URL state and the runtime panel; one cursor per page.
 
 import { SEL, EVENTS } from "./selectors.js";
-import { Messages } from "./messages.js";
-import { sharedClient } from "./runtime-client.js";
-import { RuntimeStatus } from "./runtime-status.js";
-import { Block } from "./block.js";
-import { Diagram } from "./diagram.js";
-import { installKeys } from "./keys.js";
-import * as urlState from "./url-state.js";
-import { installEmbedBridge } from "./embed-bridge.js";
-import { installAnnouncer } from "./announce.js";
+import { Messages } from "./page/messages.js";
+import { sharedClient } from "./boot/runtime-client.js";
+import { RuntimeStatus } from "./boot/runtime-status.js";
+import { Block } from "./page/block.js";
+import { Diagram } from "./page/diagram.js";
+import { installKeys } from "./page/keys.js";
+import * as urlState from "./page/url-state.js";
+import { installEmbedBridge } from "./page/embed-bridge.js";
+import { installAnnouncer } from "./page/announce.js";
 
 const URL_WRITE_DELAY_MS = 120;
 

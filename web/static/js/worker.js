@@ -23,9 +23,9 @@
 // This worker's own modules are asked for as soon as it runs, not imported statically
 // (that would add a round trip before it could start) nor when the boot message arrives
 // (which the page's busy main thread may hand over hundreds of milliseconds later).
-const bootImport = import("./boot.js");
-const pycImport = import("./pyc-bundle.js");
-const recorderImport = import("./snapshot-runtime.js");
+const bootImport = import("./boot/boot.js");
+const pycImport = import("./boot/pyc-bundle.js");
+const recorderImport = import("./boot/snapshot-runtime.js");
 bootImport.catch(() => {}); // awaited by the boot, which reports what failed
 pycImport.catch(() => {});
 recorderImport.catch(() => {});
@@ -296,7 +296,7 @@ async function boot(request) {
     loaded += sizes["pyodide.mjs"] ?? 0;
     return imported;
   });
-  if (given) import("./snapshot-delta.js").catch(() => {}); // boot.js imports it on demand
+  if (given) import("./boot/snapshot-delta.js").catch(() => {}); // boot.js imports it on demand
   const { bootPyodide } = await bootImport;
   if (given) module.then(fetchFilesOnce, () => {}); // after the modules the boot needs first
   const booted = await Promise.race([bootFailed, bootPyodide(module, {

@@ -3,7 +3,7 @@
 // and the "model call K of N" status (docs/design.md, "Agent calls").
 // Loaded only when such a trace arrives. Data reaches the DOM through textContent.
 
-import { Calls, inputText } from "./conversation.js";
+import { Calls, inputText } from "../model/conversation.js";
 
 const FOLD_AT = 12;   // longer histories show the first message and the last FOLD_KEEP
 const FOLD_KEEP = 6;
@@ -25,7 +25,7 @@ function setData(node, name, value) {
 }
 
 function loadStyle() {
-  const href = new URL("../css/conversation.css", import.meta.url).href;
+  const href = new URL("../../css/conversation.css", import.meta.url).href;
   if ([...document.styleSheets].some((s) => s.href === href)
     || document.querySelector(`link[data-loopstep-style="conversation"]`)) return;
   const link = el("link");

@@ -4,8 +4,8 @@
 // and marks the gutters; the views themselves (omni-views.js) and the breakpoint
 // editor (breakpoint-editor.js) are imported on first use.
 
-import { cleanSpec } from "./probe-state.js";
-import { END } from "./stepping.js";
+import { cleanSpec } from "../model/probe-state.js";
+import { END } from "../model/stepping.js";
 
 const views = () => import("./omni-views.js");
 const editor = () => import("./breakpoint-editor.js");

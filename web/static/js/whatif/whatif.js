@@ -4,7 +4,7 @@
 // comparison view (comparison.js) load on theirs. The setup text goes to the worker
 // and into the URL fragment, never to the server.
 
-import { SEL } from "./selectors.js";
+import { SEL } from "../selectors.js";
 import { encodeSetup, decodeSetup } from "./setup-url.js";
 
 export class WhatIf {

@@ -1,6 +1,6 @@
 // The runtime panel: loading progress (bytes of the boot set), ready, failed.
 
-import { SEL } from "./selectors.js";
+import { SEL } from "../selectors.js";
 
 export class RuntimeStatus {
   constructor(root, messages) {

@@ -4,7 +4,7 @@
 // instead of <style> elements, which the CSP (no inline styles) refuses. Colours come
 // from the page's CSS variables, which inherit into the shadow root.
 
-export const EDITOR_URL = new URL("../../vendor/codemirror-6.0.2/codemirror.mjs", import.meta.url);
+export const EDITOR_URL = new URL("../../../vendor/codemirror-6.0.2/codemirror.mjs", import.meta.url);
 
 function theme(cm) {
   return cm.EditorView.theme({

@@ -5,9 +5,9 @@
 // the registries (dicts of dicts) in the frame, the status/calls of a loop
 // outcome, and how many times each nested function has been called so far.
 
-import { SEL } from "./selectors.js";
-import { text, isContainer, items } from "./values.js";
-import { CALL } from "./trace.js";
+import { SEL } from "../selectors.js";
+import { text, isContainer, items } from "../model/values.js";
+import { CALL } from "../model/trace.js";
 
 const MAX_FACTS = 4;
 

@@ -1,6 +1,6 @@
 // Embed mode: forward the block's events and the page height to the host page.
 
-import { EVENTS } from "./selectors.js";
+import { EVENTS } from "../selectors.js";
 
 /** Post loopstep:pause / loopstep:finish / loopstep:resize to the parent window. */
 export function installEmbedBridge(win, doc) {

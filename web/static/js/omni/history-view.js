@@ -2,9 +2,9 @@
 // variable row, and the open history as a virtualised list (only the rows in view
 // are in the DOM, so a value that changed 100,000 times opens at once).
 
-import { history, changedAt } from "./history.js";
+import { history, changedAt } from "../model/history.js";
 import { el, shownStep } from "./watch-panel.js";
-import { text } from "./values.js";
+import { text } from "../model/values.js";
 
 const ROW_PX = 28;   // matches .history-row's height in loopstep.css
 const VIEW_ROWS = 12; // rows visible without scrolling

@@ -1,9 +1,9 @@
 // The watch panel, the logpoint lane and breakpoint errors of one block, drawn from
 // the recorded answers (probes.js) at the cursor. Data reaches the DOM as text only.
 
-import { END } from "./stepping.js";
-import { probeIndex, isError } from "./probes.js";
-import { text } from "./values.js";
+import { END } from "../model/stepping.js";
+import { probeIndex, isError } from "../model/probes.js";
+import { text } from "../model/values.js";
 
 /** An element with a class and text content. */
 export function el(tag, className, content) {

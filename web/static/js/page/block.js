@@ -4,13 +4,13 @@
 // finished | error. The state changes only through the named actions below;
 // each action checks it applies in the current state.
 
-import { SEL, EVENTS } from "./selectors.js";
-import { END, step as nextIndex, applies, hitIndices, settle } from "./stepping.js";
-import { replay } from "./replay.js";
+import { SEL, EVENTS } from "../selectors.js";
+import { END, step as nextIndex, applies, hitIndices, settle } from "../model/stepping.js";
+import { replay } from "../model/replay.js";
 import * as view from "./block-view.js";
 import { statusText } from "./block-status.js";
-import { ProbeState } from "./probe-state.js";
-import { Omni } from "./omni.js";
+import { ProbeState } from "../model/probe-state.js";
+import { Omni } from "../omni/omni.js";
 
 const STEP_COMMANDS = ["continue", "step-over", "step-into", "step-out", "step-back"];
 const CALL_COMMANDS = ["prev-call", "next-call"]; // shown for runs with model calls
@@ -172,7 +172,7 @@ export class Block {
 
   /** The what-if controller (custom setup, comparison), loaded on first use. */
   loadWhatIf() {
-    this.whatifLoading ??= import("./whatif.js").then(({ WhatIf }) => {
+    this.whatifLoading ??= import("../whatif/whatif.js").then(({ WhatIf }) => {
       this.whatif = new WhatIf(this);
       return this.whatif;
     });
@@ -194,7 +194,7 @@ export class Block {
       this.agent = null;
     }
     if (!trace?.agent?.calls?.length || this.agent) return;
-    import("./conversation-view.js").then(({ AgentView }) => {
+    import("../agent/conversation-view.js").then(({ AgentView }) => {
       if (this.trace !== trace || this.agent) return;
       this.agent = new AgentView(this.root, trace, this.messages, (step) => {
         if (RESTING.includes(this.state)) this.moveTo(step);

@@ -360,7 +360,7 @@ export async function bootPyodide(pyodideModule, { indexURL, bootURL, ...rest } 
         // snapshot: have it in the cache by then
         const warmUp = manifest.placeholder
           ? () => prefetchLater(config.at(manifest.stdlib.file)) : NOTHING;
-        // the recorder imported with the snapshot (web/static/js/snapshot-runtime.js)
+        // the recorder imported with the snapshot (web/static/js/boot/snapshot-runtime.js)
         const recorder = manifest.snapshot.runtime ?? null;
         return { pyodide, path: "snapshot", fallbacks, warmUp, recorder };
       } catch (error) {

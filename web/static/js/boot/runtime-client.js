@@ -11,7 +11,7 @@
 
 // trace.js is imported when the first trace arrives (the page has loaded it by then), so
 // that the early boot script's module graph stays one file deep.
-const traceModule = () => import("./trace.js");
+const traceModule = () => import("../model/trace.js");
 
 export const BOOT_TIMEOUT_MS = 120_000;
 export const RECORD_TIMEOUT_MS = 30_000;
@@ -30,7 +30,7 @@ export class RecordError extends Error {
 export class RuntimeClient extends EventTarget {
   constructor(config, { bootTimeout = BOOT_TIMEOUT_MS, recordTimeout = RECORD_TIMEOUT_MS } = {}) {
     super();
-    this.workerURL = new URL("worker.js", import.meta.url);
+    this.workerURL = new URL("../worker.js", import.meta.url);
     // the worker resolves the config's URLs against the document's (worker.js, bootConfig)
     this.bootMessage = { type: "boot", base: document.baseURI, config };
     // config.runtime (optional) may set bootTimeoutMs / recordTimeoutMs.

@@ -2,8 +2,8 @@
 // timeline, buttons. Stateless functions of what the block controller knows.
 // Data reaches the DOM through textContent only.
 
-import { SEL } from "./selectors.js";
-import { render as renderValue } from "./values.js";
+import { SEL } from "../selectors.js";
+import { render as renderValue } from "../model/values.js";
 
 const TICK_BUCKETS = 200;
 

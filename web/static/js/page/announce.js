@@ -2,7 +2,7 @@
 // where the cursor settled ("Paused at line 15: outcome = run_loop(…)") once a burst
 // of moves (a timeline drag, a held step key) has stopped, not on every frame.
 
-import { SEL, EVENTS } from "./selectors.js";
+import { SEL, EVENTS } from "../selectors.js";
 
 export const SETTLE_MS = 400;
 const CODE_CHARS = 40;

@@ -4,10 +4,10 @@
 // move together: the block's cursor, and B's step aligned with it. Loaded when a run to
 // compare is chosen. Data reaches the DOM through textContent only.
 
-import { align, stepKeys, rowOf, stepAt, GAP } from "./align.js";
-import { replay } from "./replay.js";
-import { text as valueText } from "./values.js";
-import { END } from "./stepping.js";
+import { align, stepKeys, rowOf, stepAt, GAP } from "../model/align.js";
+import { replay } from "../model/replay.js";
+import { text as valueText } from "../model/values.js";
+import { END } from "../model/stepping.js";
 
 const WINDOW = 12; // rows shown on each side of the cursor's row
 
