@@ -4,18 +4,13 @@
 // Loaded only when such a trace arrives. Data reaches the DOM through textContent.
 
 import { Calls, inputText } from "../model/conversation.js";
+import { el } from "../page/dom.js";
+import { SEL } from "../selectors.js";
 
 const FOLD_AT = 12;   // longer histories show the first message and the last FOLD_KEEP
 const FOLD_KEEP = 6;
 export const CALL_COMMANDS = Object.freeze(["prev-call", "next-call"]);
 export const CALL_KEYS = Object.freeze({ "prev-call": "[", "next-call": "]" });
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 /** Set (or with `undefined` remove) `data-NAME` only when it changes. */
 function setData(node, name, value) {
@@ -27,7 +22,7 @@ function setData(node, name, value) {
 function loadStyle() {
   const href = new URL("../../css/conversation.css", import.meta.url).href;
   if ([...document.styleSheets].some((s) => s.href === href)
-    || document.querySelector(`link[data-loopstep-style="conversation"]`)) return;
+    || document.querySelector(SEL.stylesheet("conversation"))) return;
   const link = el("link");
   link.rel = "stylesheet";
   link.href = href;
@@ -91,9 +86,9 @@ export class AgentView {
 
   buildButtons() {
     const m = this.messages;
-    const after = this.root.querySelector('button[data-action="step-back"]');
+    const after = this.root.querySelector(SEL.actionNamed("step-back"));
     this.buttons = CALL_COMMANDS.map((command) => {
-      const button = el("button", "call-button", m.get(command));
+      const button = el("button", { class: "call-button" }, m.get(command));
       button.type = "button";
       button.dataset.action = command;
       button.disabled = true;
@@ -107,14 +102,14 @@ export class AgentView {
   buildMarks(go) {
     const m = this.messages;
     const max = Math.max(1, this.trace.count - 1);
-    this.marks = el("div", "marks");
+    this.marks = el("div", { class: "marks" });
     this.marks.dataset.role = "timeline-marks";
     this.marks.setAttribute("role", "group");
     this.marks.setAttribute("aria-label", m.get("marks_label"));
     this.markAt = new Map();
     this.pinned = null;
     const nodes = this.calls.marks().map((mark) => {
-      const node = el("button", `mark mark-${mark.kind}`);
+      const node = el("button", { class: `mark mark-${mark.kind}` });
       node.type = "button";
       node.tabIndex = -1;
       node.dataset.mark = mark.kind;
@@ -131,7 +126,7 @@ export class AgentView {
     });
     this.marks.append(...nodes);
     this.marks.addEventListener("click", (event) => {
-      const mark = event.target.closest("[data-mark]");
+      const mark = event.target.closest(SEL.mark);
       if (!mark) return;
       if (mark.dataset.call !== undefined) {
         this.pinned = Number(mark.dataset.call);
@@ -139,32 +134,32 @@ export class AgentView {
       }
       go(Number(mark.dataset.step));
     });
-    this.root.querySelector('input[data-role="timeline"]').after(this.marks);
+    this.root.querySelector(SEL.timeline).after(this.marks);
   }
 
   buildPanel() {
-    this.pane = el("section", "pane conversation-pane");
-    this.pane.append(el("h3", null, this.messages.get("conversation")));
-    this.panel = el("div", "conversation");
+    this.pane = el("section", { class: "pane conversation-pane" });
+    this.pane.append(el("h3", {}, this.messages.get("conversation")));
+    this.panel = el("div", { class: "conversation" });
     this.panel.dataset.role = "conversation";
     this.panel.hidden = true;
-    this.crumbs = el("ol", "crumbs");
+    this.crumbs = el("ol", { class: "crumbs" });
     this.crumbs.dataset.role = "breadcrumb";
     this.crumbs.setAttribute("aria-label", this.messages.get("conversation_levels"));
-    this.head = el("p", "call-head");
-    this.unfold = el("button", "unfold");
+    this.head = el("p", { class: "call-head" });
+    this.unfold = el("button", { class: "unfold" });
     this.unfold.type = "button";
     this.unfold.dataset.role = "unfold";
     this.unfold.addEventListener("click", () => {
       if (this.shown) this.unfolded.add(this.shown.conversation);
       this.draw(this.index);
     });
-    this.list = el("ol", "messages");
+    this.list = el("ol", { class: "messages" });
     this.list.tabIndex = 0; // it scrolls: keyboard users reach it too
-    this.tail = el("div", "response-slot");
+    this.tail = el("div", { class: "response-slot" });
     this.panel.append(this.crumbs, this.head, this.unfold, this.list, this.tail);
     this.pane.append(this.panel);
-    this.root.querySelector(".panes").append(this.pane);
+    this.root.querySelector(SEL.panes).append(this.pane);
   }
 
   // ---- per cursor move -----------------------------------------------------------
@@ -206,7 +201,7 @@ export class AgentView {
     this.panel.hidden = false;
     this.panel.dataset.depth = String(view.depth);
     this.crumbs.replaceChildren(...view.levels.map((depth, i) => {
-      const li = el("li", null, depth === 0 ? m.get("level_main")
+      const li = el("li", {}, depth === 0 ? m.get("level_main")
         : m.format("level_sub", { depth }));
       if (i === view.levels.length - 1) li.setAttribute("aria-current", "true");
       return li;
@@ -243,34 +238,34 @@ export class AgentView {
 
   messageNode(id, author) {
     const m = this.messages;
-    const node = el("li", "message");
+    const node = el("li", { class: "message" });
     node.dataset.author = author;
-    const head = el("p", "message-head");
+    const head = el("p", { class: "message-head" });
     const known = ["user", "assistant", "system"].includes(author);
-    head.append(el("span", "author", known ? m.get(`author_${author}`) : author),
-      el("span", "new-badge", m.get("new_message")));
+    head.append(el("span", { class: "author" }, known ? m.get(`author_${author}`) : author),
+      el("span", { class: "new-badge" }, m.get("new_message")));
     node.append(head, ...this.calls.messageParts(id).map((p) => this.partNode(p)));
     return node;
   }
 
   partNode(p) {
     const m = this.messages;
-    const node = el("div", `part part-${p.kind}`);
+    const node = el("div", { class: `part part-${p.kind}` });
     node.dataset.part = "";
     node.dataset.kind = p.kind;
     if (p.kind === "text") {
-      node.append(el("p", "part-text", p.text));
+      node.append(el("p", { class: "part-text" }, p.text));
     } else if (p.kind === "tool_use") {
       node.dataset.tool = p.name;
       node.dataset.toolId = p.id;
-      node.append(el("p", "part-head", m.format("tool_use_head", { name: p.name, id: p.id })),
-        el("pre", "part-input", inputText(p.input)));
+      node.append(el("p", { class: "part-head" }, m.format("tool_use_head", { name: p.name, id: p.id })),
+        el("pre", { class: "part-input" }, inputText(p.input)));
     } else {
       node.dataset.toolId = p.id;
       if (p.error) node.dataset.error = "true";
       const name = this.toolNames.get(p.id) ?? "?";
       const head = m.format(p.error ? "tool_error_head" : "tool_result_head", { name, id: p.id });
-      node.append(el("p", "part-head", head), el("pre", "part-result", p.text));
+      node.append(el("p", { class: "part-head" }, head), el("pre", { class: "part-result" }, p.text));
     }
     return node;
   }
@@ -278,15 +273,15 @@ export class AgentView {
   responseNode(view) {
     const m = this.messages;
     if (view.error) {
-      const node = el("p", "call-error", m.format("call_error", view.error));
+      const node = el("p", { class: "call-error" }, m.format("call_error", view.error));
       node.dataset.role = "call-error";
       return node;
     }
-    if (!view.response) return el("p", "waiting", m.get("waiting_response"));
-    const node = el("div", "response");
+    if (!view.response) return el("p", { class: "waiting" }, m.get("waiting_response"));
+    const node = el("div", { class: "response" });
     node.dataset.role = "response";
     node.dataset.stopReason = view.response.stop ?? "";
-    node.append(el("p", "message-head", m.format("response_head", { reason: view.response.stop ?? "?" })),
+    node.append(el("p", { class: "message-head" }, m.format("response_head", { reason: view.response.stop ?? "?" })),
       ...this.calls.messageParts(view.response.id).map((p) => this.partNode(p)));
     return node;
   }

@@ -165,7 +165,8 @@ function copyMarks(marks) {
 let shared = null;
 
 /** The runtime data island of the document's head ({lang, pyodide, python, runtime}), or
- * null on a page without one. */
+ * null on a page without one. Found by its id, not through SEL: this module's graph stays
+ * one file deep. */
 export function runtimeConfig(doc = document) {
   const node = doc.getElementById("loopstep-runtime");
   return node ? JSON.parse(node.textContent) : null;

@@ -2,6 +2,8 @@
 // "Agent calls") as a pure model: which call is at a cursor, what that call was
 // sent, its response, the conversation levels, and the timeline marks. No DOM.
 
+import { lastAtOrBefore } from "./sorted.js";
+
 const END = -1; // stepping.js: the program ran to its end
 
 /** One content part for display: {kind: "text"|"tool_use"|"tool_result", …}. */
@@ -74,14 +76,7 @@ export class Calls {
   /** The last call whose step is at or before `index` (END: after all), or -1. */
   at(index) {
     if (index === END) return this.count - 1;
-    let lo = 0;
-    let hi = this.count; // first call with step > index
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.steps[mid] <= index) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo - 1;
+    return lastAtOrBefore(this.steps, index, this.count);
   }
 
   /**

@@ -6,7 +6,7 @@
 // line of the frame's previous step (the step's own line for a binding at the call).
 // `changedAt(h, i)` is the position of the change holding the value at step i.
 
-import { lastAtOrBefore } from "./probes.js";
+import { lastAtOrBefore } from "./sorted.js";
 
 const made = new WeakMap(); // trace → Map("frame name") → history
 

@@ -4,6 +4,8 @@
 // in the frame of any step, whether the step changed them, the logpoint lines up to
 // a step and the breakpoints' errors.
 
+import { lastAtOrBefore } from "./sorted.js";
+
 const made = new WeakMap();
 
 export function probeIndex(trace) {
@@ -78,16 +80,4 @@ class ProbeIndex {
   errors() {
     return this.breakpoints.filter((b) => b.error).map((b) => ({ line: b.line, error: b.error }));
   }
-}
-
-/** The position of the last entry ≤ x in the sorted array (−1 when none). */
-export function lastAtOrBefore(sorted, x) {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid] <= x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo - 1;
 }

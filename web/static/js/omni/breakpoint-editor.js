@@ -1,13 +1,8 @@
 // The breakpoint editor: condition, hit count and log message of one line's
 // breakpoint, opened from the gutter's context menu or Shift+Enter on a gutter.
 // Escape closes it; focus returns to the gutter.
-
-function el(tag, attrs = {}, text) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
+import { el } from "../page/dom.js";
+import { SEL } from "../selectors.js";
 
 function field(id, name, label, value, extra = {}) {
   const wrap = el("div", { class: "bp-field" });
@@ -20,8 +15,8 @@ function field(id, name, label, value, extra = {}) {
 export function openEditor(omni, line) {
   const { block, root } = omni;
   const m = block.messages;
-  root.querySelector('form[data-role="breakpoint-editor"]')?.remove();
-  const gutter = root.querySelector(`button[data-gutter="${line}"]`);
+  root.querySelector(SEL.breakpointEditor)?.remove();
+  const gutter = root.querySelector(SEL.gutterN(line));
   if (!gutter) return;
   const spec = block.probes.spec(line) ?? {};
   const id = `${root.id || block.symbol}-bp-${line}`;
@@ -71,6 +66,6 @@ export function openEditor(omni, line) {
       close();
     }
   });
-  gutter.closest(".row").after(form);
+  gutter.closest(SEL.codeRow).after(form);
   form.elements.condition.focus();
 }

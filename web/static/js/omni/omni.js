@@ -6,16 +6,11 @@
 
 import { cleanSpec } from "../model/probe-state.js";
 import { END } from "../model/stepping.js";
+import { el } from "../page/dom.js";
+import { SEL } from "../selectors.js";
 
 const views = () => import("./omni-views.js");
 const editor = () => import("./breakpoint-editor.js");
-
-function el(tag, attrs = {}, text) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 export class Omni {
   constructor(block) {
@@ -29,7 +24,7 @@ export class Omni {
 
   build() {
     const m = this.block.messages;
-    const panes = this.root.querySelector(".panes");
+    const panes = this.root.querySelector(SEL.panes);
     const id = this.root.id || this.block.symbol;
     const watchPane = el("section", { class: "pane watch-pane", role: "group", "aria-labelledby": `${id}-watches` });
     const form = el("form", { "data-role": "watch", class: "watch-form" });
@@ -43,7 +38,7 @@ export class Omni {
     logPane.append(el("h3", { id: `${id}-log` }, m.get("log_lane")),
       el("ol", { "data-role": "log", class: "log", "aria-live": "off" }));
     const errors = el("div", { "data-role": "breakpoint-errors", class: "bp-errors" });
-    this.root.querySelector(".code")?.after(errors);
+    this.root.querySelector(SEL.code)?.after(errors);
     panes?.append(watchPane, logPane);
   }
 
@@ -80,7 +75,7 @@ export class Omni {
         this.block.seek(Number(target.dataset.step));
       } else {
         event.preventDefault(); // inside a <summary>: open the history, not the tree
-        const row = target.closest("[data-var]");
+        const row = target.closest(SEL.variable);
         this.openHistory(row.dataset.var);
       }
     });
@@ -137,7 +132,7 @@ export class Omni {
 
   render() {
     const block = this.block;
-    for (const button of this.root.querySelectorAll("button[data-gutter]")) {
+    for (const button of this.root.querySelectorAll(SEL.gutter)) {
       const spec = block.probes.spec(Number(button.dataset.gutter));
       const on = spec && block.breakpoints.has(Number(button.dataset.gutter));
       setData(button, "condition", on ? spec.condition : undefined);

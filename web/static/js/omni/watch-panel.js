@@ -4,15 +4,10 @@
 import { END } from "../model/stepping.js";
 import { probeIndex, isError } from "../model/probes.js";
 import { text } from "../model/values.js";
+import { el } from "../page/dom.js";
+import { SEL } from "../selectors.js";
 
 /** An element with a class and text content. */
-export function el(tag, className, content) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (content !== undefined) node.textContent = content;
-  return node;
-}
-
 /** The step whose frame the panes show: the cursor, the last step once finished, or null. */
 export function shownStep(block) {
   if (!block.trace || block.index === null) return null;
@@ -20,17 +15,17 @@ export function shownStep(block) {
 }
 
 export function renderWatches(block) {
-  const list = block.root.querySelector('[data-role="watches"]');
+  const list = block.root.querySelector(SEL.watches);
   if (!list) return;
   const m = block.messages;
   const at = shownStep(block);
   const recorded = at !== null && block.trace.probes ? probeIndex(block.trace) : null;
   const values = new Map((recorded?.watchesAt(at) ?? []).map((w) => [w.expression, w]));
   const rows = block.probes.watches.map((expression) => {
-    const li = el("li", "watch");
+    const li = el("li", { class: "watch" });
     li.dataset.watch = expression;
     const found = values.get(expression);
-    const value = el("span", "value", "");
+    const value = el("span", { class: "value" }, "");
     value.dataset.role = "value";
     if (found && found.value !== undefined) {
       if (isError(found.value)) {
@@ -40,23 +35,23 @@ export function renderWatches(block) {
       } else value.textContent = text(found.value);
       if (found.changed) li.dataset.changed = "true";
     }
-    const remove = el("button", "unwatch", "×");
+    const remove = el("button", { class: "unwatch" }, "×");
     remove.type = "button";
     remove.dataset.unwatch = expression;
     remove.setAttribute("aria-label", m.format("watch_remove", { expression }));
-    li.append(el("code", "watch-expr", expression), value, remove);
+    li.append(el("code", { class: "watch-expr" }, expression), value, remove);
     return li;
   });
   list.replaceChildren(...rows);
 }
 
 export function renderLog(block) {
-  const lane = block.root.querySelector('[data-role="log"]');
+  const lane = block.root.querySelector(SEL.log);
   if (!lane) return;
   const at = shownStep(block);
   const lines = at !== null && block.trace.probes ? probeIndex(block.trace).logUpTo(at) : [];
   lane.replaceChildren(...lines.map((entry) => {
-    const li = el("li", "log-line", entry.text);
+    const li = el("li", { class: "log-line" }, entry.text);
     li.dataset.logLine = String(entry.step);
     li.title = block.messages.format("log_from", { line: entry.line, step: entry.step + 1 });
     return li;
@@ -64,11 +59,11 @@ export function renderLog(block) {
 }
 
 export function renderErrors(block) {
-  const box = block.root.querySelector('[data-role="breakpoint-errors"]');
+  const box = block.root.querySelector(SEL.breakpointErrors);
   if (!box) return;
   const errors = block.trace?.probes ? probeIndex(block.trace).errors() : [];
   box.replaceChildren(...errors.filter((e) => block.breakpoints.has(e.line)).map((e) => {
-    const p = el("p", "bp-error", block.messages.format("breakpoint_error", e));
+    const p = el("p", { class: "bp-error" }, block.messages.format("breakpoint_error", e));
     p.dataset.role = "breakpoint-error";
     p.dataset.breakpoint = String(e.line);
     return p;

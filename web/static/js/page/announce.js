@@ -23,7 +23,7 @@ export function installAnnouncer(doc, messages) {
   region.dataset.role = "announce";
   region.setAttribute("aria-live", "polite");
   region.setAttribute("aria-atomic", "true");
-  (doc.querySelector("main") ?? doc.body).append(region);
+  (doc.querySelector(SEL.main) ?? doc.body).append(region);
   let timer = null;
   const say = (text) => {
     clearTimeout(timer);

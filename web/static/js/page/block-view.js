@@ -3,7 +3,8 @@
 // Data reaches the DOM through textContent only.
 
 import { SEL } from "../selectors.js";
-import { render as renderValue } from "../model/values.js";
+import { render as renderValue } from "./value-view.js";
+import { el } from "./dom.js";
 
 const TICK_BUCKETS = 200;
 
@@ -26,13 +27,6 @@ function fillOutput(pre, text) {
   });
 }
 
-function el(tag, className, content) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (content !== undefined) node.textContent = content;
-  return node;
-}
-
 /** Mark the current step's lines (aria-current="step") and an error line. */
 export function renderLines(root, range, errorLine) {
   for (const line of root.querySelectorAll(SEL.line)) {
@@ -47,7 +41,7 @@ export function renderLines(root, range, errorLine) {
 /** Scroll the first current line into view inside its code box, without moving the page. */
 export function revealCurrent(root) {
   const line = root.querySelector(SEL.current);
-  const box = root.querySelector(".code");
+  const box = root.querySelector(SEL.code);
   if (!line || !box) return;
   const top = line.offsetTop - box.offsetTop;
   if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - line.offsetHeight) {
@@ -71,24 +65,24 @@ export function renderVariables(container, { locals, changed, step }, messages) 
     rows.push(row(messages.get("raised"), `${step.exc.type}: ${step.exc.message}`, true, messages,
       { special: "exception" }));
   }
-  if (!rows.length && locals) rows.push(el("p", "empty", messages.get("no_variables")));
+  if (!rows.length && locals) rows.push(el("p", { class: "empty" }, messages.get("no_variables")));
   container.replaceChildren(...rows);
 }
 
 function row(name, value, changed, messages, data) {
   const { value: valueEl, tree } = renderValue(value, messages);
-  const nameEl = el("span", "var-name", name);
+  const nameEl = el("span", { class: "var-name" }, name);
   let node;
   if (tree) {
-    node = el("div", "var"); // the row holds the tree and, beside it, the row's own buttons
-    const details = el("details", "var-tree");
-    const summary = el("summary", "var-line");
+    node = el("div", { class: "var" }); // the row holds the tree and, beside it, the row's own buttons
+    const details = el("details", { class: "var-tree" });
+    const summary = el("summary", { class: "var-line" });
     summary.append(nameEl, valueEl);
     details.append(summary, tree);
     node.append(details);
   } else {
-    node = el("div", "var");
-    const line = el("div", "var-line");
+    node = el("div", { class: "var" });
+    const line = el("div", { class: "var-line" });
     line.append(nameEl, valueEl);
     node.append(line);
   }
@@ -101,15 +95,15 @@ function row(name, value, changed, messages, data) {
 /** Call stack, outermost first; frames outside the displayed source greyed. */
 export function renderStack(container, frames, messages) {
   const items = frames.map((f) => {
-    const li = el("li", "frame");
+    const li = el("li", { class: "frame" });
     li.dataset.frame = f.name;
     if (f.hidden) li.dataset.hidden = "true";
     if (f.current) li.setAttribute("aria-current", "true");
-    li.append(el("span", "frame-name", f.name));
+    li.append(el("span", { class: "frame-name" }, f.name));
     const where = f.hidden
       ? `${f.file ?? ""}:${f.line}`
       : messages.format("frame_line", { line: f.line });
-    li.append(el("span", "frame-where", where));
+    li.append(el("span", { class: "frame-where" }, where));
     return li;
   });
   container.replaceChildren(...items);
@@ -127,7 +121,7 @@ export function renderOutput(root, { text, error, shown }, messages) {
     return;
   }
   if (!note) {
-    note = el("p", "exception");
+    note = el("p", { class: "exception" });
     note.dataset.role = "exception";
     pre.after(note);
   }
@@ -160,7 +154,7 @@ function renderTicks(ticks, hits, max) {
   const buckets = new Set();
   for (const h of hits) buckets.add(max ? Math.round((h / max) * TICK_BUCKETS) : 0);
   const nodes = [...buckets].sort((a, b) => a - b).map((b) => {
-    const tick = el("span", "tick");
+    const tick = el("span", { class: "tick" });
     tick.style.left = `${(b / TICK_BUCKETS) * 100}%`;
     return tick;
   });

@@ -318,7 +318,7 @@ export class Block {
 
   wire() {
     this.root.addEventListener("click", (event) => {
-      const button = event.target.closest("button");
+      const button = event.target.closest(SEL.button);
       if (!button || !this.root.contains(button)) return;
       if (button.dataset.gutter) this.toggleBreakpoint(Number(button.dataset.gutter));
       else if (button.dataset.action) this.command(button.dataset.action);

@@ -8,6 +8,7 @@
 import { SEL } from "../selectors.js";
 import { text, isContainer, items } from "../model/values.js";
 import { CALL } from "../model/trace.js";
+import { lastAtOrBefore } from "../model/sorted.js";
 
 const MAX_FACTS = 4;
 
@@ -65,14 +66,8 @@ class CallCounter {
   at(index) {
     const out = [];
     for (const [fn, list] of this.calls) {
-      let lo = 0;
-      let hi = list.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (list[mid] <= index) lo = mid + 1;
-        else hi = mid;
-      }
-      if (lo) out.push([fn, lo]);
+      const calls = lastAtOrBefore(list, index) + 1;
+      if (calls) out.push([fn, calls]);
     }
     return out;
   }

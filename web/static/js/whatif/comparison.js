@@ -8,15 +8,10 @@ import { align, stepKeys, rowOf, stepAt, GAP } from "../model/align.js";
 import { replay } from "../model/replay.js";
 import { text as valueText } from "../model/values.js";
 import { END } from "../model/stepping.js";
+import { el } from "../page/dom.js";
+import { SEL } from "../selectors.js";
 
 const WINDOW = 12; // rows shown on each side of the cursor's row
-
-function el(tag, className, content) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (content !== undefined) node.textContent = content;
-  return node;
-}
 
 export class Comparison {
   constructor(root, block, messages) {
@@ -29,7 +24,7 @@ export class Comparison {
     this.pinnedB = null; // {a, b}: B's step chosen by a click, while A stays at step a
     this.token = 0;
     root.addEventListener("click", (event) => {
-      const target = event.target.closest("button[data-side], [data-role='divergence']");
+      const target = event.target.closest(SEL.sideOrDivergence);
       if (target && root.contains(target)) this.pick(target);
     });
   }
@@ -44,7 +39,7 @@ export class Comparison {
     const token = ++this.token;
     this.name = name;
     this.root.hidden = false;
-    this.root.replaceChildren(el("p", "comparison-note", this.messages.get("compare_loading")));
+    this.root.replaceChildren(el("p", { class: "comparison-note" }, this.messages.get("compare_loading")));
     try {
       if (!this.block.trace) await this.block.start("debug");
       const b = await this.block.traceOf(name);
@@ -55,7 +50,7 @@ export class Comparison {
       this.update();
     } catch (error) {
       if (token !== this.token) return;
-      this.root.replaceChildren(el("p", "comparison-note",
+      this.root.replaceChildren(el("p", { class: "comparison-note" },
         this.messages.format("compare_failed", { message: error.message })));
     }
   }
@@ -66,7 +61,7 @@ export class Comparison {
     const trace = this.block.trace;
     if (!trace) {
       this.a = null;
-      this.root.replaceChildren(el("p", "comparison-note", this.messages.get("comparison_hint")));
+      this.root.replaceChildren(el("p", { class: "comparison-note" }, this.messages.get("comparison_hint")));
       return;
     }
     if (trace !== this.a) this.setRuns(trace);
@@ -80,11 +75,11 @@ export class Comparison {
     this.rowOfA = rowOf(this.rows.a, a.count);
     this.rowOfB = rowOf(this.rows.b, this.b.count);
     this.pinnedB = null;
-    const head = el("h3", "comparison-title",
+    const head = el("h3", { class: "comparison-title" },
       `${this.messages.get("comparison")}: ${this.label(this.block.scenario)} ↔ ${this.label(this.name)}`);
-    this.table = el("table", "comparison-rows");
+    this.table = el("table", { class: "comparison-rows" });
     const header = el("tr");
-    header.append(el("th", "", this.label(this.block.scenario)), el("th", "", this.label(this.name)));
+    header.append(el("th", {}, this.label(this.block.scenario)), el("th", {}, this.label(this.name)));
     const thead = el("thead");
     thead.append(header);
     this.body = el("tbody");
@@ -95,7 +90,7 @@ export class Comparison {
   /** The divergence marker and the locals that differ there, or a note that there is none. */
   divergenceParts() {
     const k = this.rows.divergence;
-    if (k < 0) return [el("p", "comparison-same", this.messages.get("comparison_same"))];
+    if (k < 0) return [el("p", { class: "comparison-same" }, this.messages.get("comparison_same"))];
     const next = (side, count) => {
       for (let r = k; r < this.rows.length; r++) if (side[r] !== GAP) return side[r];
       return count;
@@ -103,7 +98,7 @@ export class Comparison {
     const stepA = next(this.rows.a, this.a.count);
     const stepB = next(this.rows.b, this.b.count);
     const line = (trace, step) => (step < trace.count ? String(trace.line(step)) : "");
-    const marker = el("button", "divergence");
+    const marker = el("button", { class: "divergence" });
     marker.type = "button";
     marker.dataset.role = "divergence";
     Object.assign(marker.dataset, { stepA, stepB, lineA: line(this.a, stepA), lineB: line(this.b, stepB) });
@@ -121,9 +116,9 @@ export class Comparison {
    * the two steps' depths (the deeper side's enclosing frame, as it was at that step).
    */
   diffList(stepA, stepB) {
-    const box = el("div", "comparison-diff");
+    const box = el("div", { class: "comparison-diff" });
     box.dataset.role = "diff";
-    box.append(el("h4", "", this.messages.get("diff_title")));
+    box.append(el("h4", {}, this.messages.get("diff_title")));
     const at = (trace, step) => Math.min(step, trace.count - 1);
     let i = at(this.a, stepA);
     let j = at(this.b, stepB);
@@ -137,16 +132,16 @@ export class Comparison {
     const differing = names.filter((n) => JSON.stringify(la.get(n)) !== JSON.stringify(lb.get(n)));
     const unbound = this.messages.get("unbound");
     const shown = (map, n) => (map.has(n) ? valueText(map.get(n)) : unbound);
-    const list = el("dl", "diff-vars");
+    const list = el("dl", { class: "diff-vars" });
     for (const name of differing) {
-      const row = el("div", "diff-var");
+      const row = el("div", { class: "diff-var" });
       row.dataset.var = name;
-      row.append(el("dt", "var-name", name), el("dd", "diff-a", shown(la, name)),
-        el("dd", "diff-b", shown(lb, name)));
+      row.append(el("dt", { class: "var-name" }, name), el("dd", { class: "diff-a" }, shown(la, name)),
+        el("dd", { class: "diff-b" }, shown(lb, name)));
       list.append(row);
     }
     if (differing.length) box.append(list);
-    else box.append(el("p", "", this.messages.get("diff_none")));
+    else box.append(el("p", {}, this.messages.get("diff_none")));
     return box;
   }
 
@@ -179,16 +174,16 @@ export class Comparison {
     if (step === GAP) return td;
     const trace = side === "a" ? this.a : this.b;
     const line = trace.line(step);
-    const source = this.block.root.querySelector(`[data-line="${line}"]`)?.textContent ?? "";
-    const button = el("button", "comparison-step");
+    const source = this.block.root.querySelector(SEL.lineN(line))?.textContent ?? "";
+    const button = el("button", { class: "comparison-step" });
     button.type = "button";
     Object.assign(button.dataset, { side, step, row, srcLine: line });
     button.title = this.messages.format("compare_step", {
       side: this.messages.get(`compare_side_${side}`), step: step + 1, line,
     });
     if (step === cursor) button.setAttribute("aria-current", "true");
-    button.append(el("span", "step-no", String(step + 1)), el("span", "line-no", String(line)),
-      el("code", "step-src", source.trim()));
+    button.append(el("span", { class: "step-no" }, String(step + 1)), el("span", { class: "line-no" }, String(line)),
+      el("code", { class: "step-src" }, source.trim()));
     td.append(button);
     return td;
   }
@@ -209,6 +204,6 @@ export class Comparison {
     if (aStep < 0) return;
     this.pinnedB = { a: aStep, b: bStep };
     this.block.moveTo(aStep);
-    this.root.querySelector(`button[data-side="${target.dataset.side ?? "a"}"][aria-current="true"]`)?.focus();
+    this.root.querySelector(SEL.currentSide(target.dataset.side ?? "a"))?.focus();
   }
 }

@@ -20,7 +20,7 @@ export class WhatIf {
     this.shownError = null;  // the setup error marked in the editor
     this.urlError = null;    // a custom setup in the URL that could not be read
     this.panel = this.root.querySelector(SEL.setupEditor);
-    this.toggle = this.root.querySelector('button[data-action="edit-setup"]');
+    this.toggle = this.root.querySelector(SEL.actionNamed("edit-setup"));
     this.errorNote = this.root.querySelector(SEL.setupError);
     this.comparison = null;  // the comparison view, once a run to compare is chosen
   }
