@@ -10,7 +10,8 @@ Both backends speak one vocabulary to the dispatcher (see steps.TraceBuilder):
     on_unwind(frame, exc)      a traced frame is left by an exception
 
 A failure inside the dispatcher (not StopRecording) goes to ``dispatcher.fail()``,
-which ends the recording. Only code objects in ``targets`` produce events. ``sys.monitoring`` (3.12+)
+which ends the recording (``_guarded``; written out in the two hot handlers, the
+monitoring ``line`` callback and the settrace local tracer, which run at every step). Only code objects in ``targets`` produce events. ``sys.monitoring`` (3.12+)
 enables local events on exactly those code objects, so everything else runs at
 full speed; RAISE, PY_UNWIND and PY_THROW are global events, filtered by code object.
 ``sys.settrace`` (3.11) installs a local tracer only on frames of those code objects.
@@ -28,6 +29,31 @@ _RETURN_OPS = frozenset(dis.opmap[name] for name in
                         ("RETURN_VALUE", "RETURN_CONST", "YIELD_VALUE") if name in dis.opmap)
 _YIELD = dis.opmap["YIELD_VALUE"]
 _yield_points = {}
+
+
+def _guarded(fail, handler):
+    """``handler`` as an event callback whose own failure goes to ``fail()`` (which ends
+    the recording) instead of into the traced program. A RecursionError is the program's:
+    it ran out of stack at this event, and it gets its error back."""
+    def event(*args):
+        try:
+            return handler(*args)
+        except RecursionError:
+            raise  # the program ran out of stack here: its own error, not the recorder's
+        except Exception:
+            fail()
+    return event
+
+
+def _with_frame(fail, handler):
+    """A ``sys.monitoring`` callback ``(code, …)`` calling ``handler(code, frame, …)`` with
+    the frame of the event's code, guarded like ``_guarded``."""
+    getframe = sys._getframe
+    guarded = _guarded(fail, handler)
+
+    def event(code, *args):
+        guarded(code, getframe(1), *args)
+    return event
 
 
 def _returns(frame, raised):
@@ -78,17 +104,13 @@ class MonitoringBackend:
         on_call, on_line, on_jump = d.on_call, d.on_line, d.on_jump
         on_return, on_exception, on_unwind = d.on_return, d.on_exception, d.on_unwind
 
-        def start(code, offset, *exc):
-            if exc and code not in targets:
-                return   # PY_THROW is a global event
-            try:
-                on_call(getframe(1))
-            except RecursionError:
-                raise  # the program ran out of stack here: its own error, not the recorder's
-            except Exception:
-                d.fail()
+        fail = d.fail
 
-        def line(code, number):
+        def start(code, frame, offset, *exc):
+            if not exc or code in targets:   # PY_THROW is a global event
+                on_call(frame)
+
+        def line(code, number):   # the hot one: guarded inline, as _with_frame does
             try:
                 if code in targets:
                     on_line(getframe(1), number)
@@ -97,43 +119,24 @@ class MonitoringBackend:
             except RecursionError:
                 raise  # the program ran out of stack here: its own error, not the recorder's
             except Exception:
-                d.fail()
+                fail()
 
-        def jump(code, offset, destination):
+        def jump(code, frame, offset, destination):
             if destination <= offset:
-                try:
-                    on_jump(getframe(1))
-                except RecursionError:
-                    raise  # the program ran out of stack here: its own error, not the recorder's
-                except Exception:
-                    d.fail()
+                on_jump(frame)
 
-        def ret(code, offset, value):
-            try:
-                on_return(getframe(1), value)
-            except RecursionError:
-                raise  # the program ran out of stack here: its own error, not the recorder's
-            except Exception:
-                d.fail()
+        def ret(code, frame, offset, value):
+            on_return(frame, value)
 
-        def raise_(code, offset, exc):
-            if code in targets:
-                try:
-                    on_exception(getframe(1), exc)
-                except RecursionError:
-                    raise  # the program ran out of stack here: its own error, not the recorder's
-                except Exception:
-                    d.fail()
+        def raise_(code, frame, offset, exc):
+            if code in targets:   # RAISE is a global event
+                on_exception(frame, exc)
 
-        def unwind(code, offset, exc):
-            if code in targets:
-                try:
-                    on_unwind(getframe(1), exc)
-                except RecursionError:
-                    raise  # the program ran out of stack here: its own error, not the recorder's
-                except Exception:
-                    d.fail()
+        def unwind(code, frame, offset, exc):
+            if code in targets:   # PY_UNWIND is a global event
+                on_unwind(frame, exc)
 
+        start, jump, ret, raise_, unwind = (_with_frame(fail, h) for h in (start, jump, ret, raise_, unwind))
         handlers = {ev.PY_START: start, ev.PY_RESUME: start, ev.PY_THROW: start,
                     ev.LINE: line, ev.JUMP: jump,
                     ev.PY_RETURN: ret, ev.PY_YIELD: ret, ev.RAISE: raise_,
@@ -157,39 +160,28 @@ class MonitoringBackend:
         d = self.dispatcher
         targets = self.targets
         watched = self.watched = frozenset(codes)
-        getframe = sys._getframe
 
-        def guarded(handler):
-            def event(code, offset, *arg):
-                try:
-                    handler(code, getframe(1), *arg)
-                except RecursionError:
-                    raise  # the program ran out of stack here: its own error, not the recorder's
-                except Exception:
-                    d.fail()
-            return event
-
-        def start(code, frame):
+        def start(code, frame, offset):
             if code in watched:
                 observer.on_start(frame)
             if code in targets:
                 d.on_call(frame)
 
-        def ret(code, frame, value):
+        def ret(code, frame, offset, value):
             if code in watched:
                 observer.on_return(frame, value)
             if code in targets:
                 d.on_return(frame, value)
 
-        def unwind(code, frame, exc):
+        def unwind(code, frame, offset, exc):
             if code in watched:
                 observer.on_unwind(frame, exc)
             if code in targets:
                 d.on_unwind(frame, exc)
 
-        mon.register_callback(self.tool, ev.PY_START, guarded(start))
-        mon.register_callback(self.tool, ev.PY_RETURN, guarded(ret))
-        mon.register_callback(self.tool, ev.PY_UNWIND, guarded(unwind))
+        mon.register_callback(self.tool, ev.PY_START, _with_frame(d.fail, start))
+        mon.register_callback(self.tool, ev.PY_RETURN, _with_frame(d.fail, ret))
+        mon.register_callback(self.tool, ev.PY_UNWIND, _with_frame(d.fail, unwind))
         for code in watched:
             own = self.local if code in targets else 0
             mon.set_local_events(self.tool, code, own | ev.PY_START | ev.PY_RETURN)
@@ -252,30 +244,24 @@ class SettraceBackend:
         raised = []
         then = None
 
+        def observe(frame, event, arg):
+            if event == "exception":
+                raised[:] = [arg[1]]
+            elif event == "return":
+                lasti = frame.f_lasti
+                if lasti >= 0 and frame.f_code.co_code[lasti] not in _RETURN_OPS:
+                    observer.on_unwind(frame, raised[0] if raised else None)
+                else:
+                    observer.on_return(frame, arg)
+        observe = _guarded(d.fail, observe)
+
         def local(frame, event, arg):
-            try:
-                if event == "exception":
-                    raised[:] = [arg[1]]
-                elif event == "return":
-                    lasti = frame.f_lasti
-                    if lasti >= 0 and frame.f_code.co_code[lasti] not in _RETURN_OPS:
-                        observer.on_unwind(frame, raised[0] if raised else None)
-                    else:
-                        observer.on_return(frame, arg)
-            except RecursionError:
-                raise  # the program ran out of stack here: its own error, not the recorder's
-            except Exception:
-                d.fail()
+            observe(frame, event, arg)
             if then is not None:
                 then(frame, event, arg)
             return local
 
-        try:
-            observer.on_start(frame)
-        except RecursionError:
-            raise
-        except Exception:
-            d.fail()
+        _guarded(d.fail, observer.on_start)(frame)
         if frame.f_code in self.targets:
             then = steps()
         else:
@@ -287,10 +273,11 @@ class SettraceBackend:
         targets = self.targets
 
         on_line, on_jump = d.on_line, d.on_jump
+        on_call = _guarded(d.fail, d.on_call)
 
         raised = {}   # frames with an "exception" event and no "line" event since
 
-        def local(frame, event, arg):
+        def local(frame, event, arg):   # the hot one: guarded inline, as _guarded does
             try:
                 if event == "line":
                     if raised:
@@ -317,12 +304,7 @@ class SettraceBackend:
                 raised.pop(frame, None)
                 if frame.f_code in self.opcode_codes:
                     frame.f_trace_opcodes = True
-                try:
-                    d.on_call(frame)
-                except RecursionError:
-                    raise  # the program ran out of stack here: its own error, not the recorder's
-                except Exception:
-                    d.fail()
+                on_call(frame)
                 return local
             return None
 
