@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import probes_bench
+import questions_bench
 import agent_calls
 
 NOTES = Path(__file__).parent / "notes.md"
@@ -121,7 +121,7 @@ def rows(results: dict) -> list[tuple[str, str, str, str]]:
                     "≤ 50 ms median; ≤ 16 ms p95", "not measured"))
     out += _align_rows(results.get("align"))
     out += _caps_rows(results.get("caps")) + _replay_rows(results.get("replay"))
-    out += probes_bench.rows(results.get("probes"))
+    out += questions_bench.rows(results.get("questions"))
     out += agent_calls.rows(results.get("agent"))
     return out
 
@@ -238,7 +238,7 @@ Node {m['node']}; Pyodide {m['pyodide']}.
   steps of a synthetic 1,000,000-step trace, against applying every step's bindings
   from step 0.
 
-{probes_bench.DESCRIPTION}
+{questions_bench.DESCRIPTION}
 Raw numbers: `bench/results.json`.
 {_breakdown(results.get("breakdown"))}
 {NOTES.read_text() if NOTES.is_file() else ""}"""

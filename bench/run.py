@@ -45,14 +45,14 @@ import breakdown  # noqa: E402
 import agent_calls  # noqa: E402
 import browser  # noqa: E402
 import measures  # noqa: E402
-import probes_bench  # noqa: E402
+import questions_bench  # noqa: E402
 import report  # noqa: E402
 
 LOAD_PATHS = ["/lessons/s06", "/api/lessons/s06/blocks/run_subagent/presets/normal",
               "/vendor/pyodide-314.0.8/pyodide.asm.wasm"]
 FULL_STEPS = 1_100_000
 SECTIONS = ("boot", "breakdown", "trace", "cpython", "load", "ui", "align", "caps", "replay",
-            "probes", "agent")
+            "questions", "agent")
 
 
 def free_port() -> int:
@@ -172,9 +172,9 @@ def main(argv: list[str] | None = None) -> int:
                 results["trace"] = trace_section(pw, base, max_steps, 1 if args.quick else 3)
             if "ui" in only:
                 results["ui"] = browser.measure_ui(pw, base, args.quick)
-            if "probes" in only:
-                print("probes and value history ...", flush=True)
-                results["probes"] = probes_bench.section(pw, base, max_steps,
+            if "questions" in only:
+                print("questions (conditions, logpoints, watches) and value history ...", flush=True)
+                results["questions"] = questions_bench.section(pw, base, max_steps,
                                                          2 if args.quick else 5)
             if "agent" in only:
                 results["agent"] = agent_calls.measure(pw, base, args.quick)

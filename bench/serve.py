@@ -18,7 +18,7 @@ sys.path.insert(0, str(ROOT))
 import server  # noqa: E402
 from fastapi import HTTPException  # noqa: E402
 from fastapi.responses import FileResponse  # noqa: E402
-from web import assets, pages  # noqa: E402
+from web import assets, page_data  # noqa: E402
 
 PAGES = HERE / "pages"
 LESSON = "million"
@@ -27,7 +27,7 @@ LESSON = "million"
 def bench_config(app) -> dict:
     lesson = app.state.lessons[LESSON]
     files = [{"url": f"/py/runtime/{name}", "path": f"/loopstep/runtime/{name}"}
-             for name in pages.engine_files()]
+             for name in page_data.engine_files()]
     files += [{"url": f"/py/lessons/{rel}", "path": f"/loopstep/lessons/{rel}"}
               for rel in sorted(lesson.files)]
     return {"indexURL": assets.PYODIDE_URL,

@@ -10,8 +10,8 @@ lambdas, ``print``, ``list.append``, ``dict.clear``, a call of a program
 function, a name or attribute starting with ``_``) is refused with an error text
 and never evaluated. A value's own special methods (``__len__``, ``__eq__``,
 ``__repr__`` of a user class, a property) may still run; the lesson values are
-builtin containers. A checked expression stores no name in the frame: probes.py
-evaluates it in a function of its own (probe_code.py) that reads the
+builtin containers. A checked expression stores no name in the frame: questions.py
+evaluates it in a function of its own (question_code.py) that reads the
 frame's locals from the recorder's copy of them, and redirects the program's
 output while evaluating, so a refused or failing expression leaves the run
 exactly as it was.
@@ -151,7 +151,7 @@ _BOUND = {_MARK + "guard": guard,
 
 
 class Compiled:
-    """A checked expression: its text and its guarded ``tree`` (probe_code.py compiles it
+    """A checked expression: its text and its guarded ``tree`` (question_code.py compiles it
     into the functions that evaluate it)."""
 
     __slots__ = ("text", "tree")

@@ -14,7 +14,7 @@ import types
 
 from . import backends, custom, wire
 from .agent import Capture
-from .probes import Probes
+from .questions import Questions
 from .backends import StopRecording
 from .catalog import LessonError, load_lesson
 from .statements import find_function, statement_ranges
@@ -30,7 +30,7 @@ _NOT_RUN = types.SimpleNamespace(result=None, error=None, stacks=[])  # a progra
 
 class Output(io.TextIOBase):
     """Captured stdout/stderr; ``units`` is its length in UTF-16 code units. While
-    ``muted`` (a probe is being evaluated, probes.py) what is written is dropped."""
+    ``muted`` (a question is being evaluated, questions.py) what is written is dropped."""
 
     def __init__(self):
         self.parts = []
@@ -124,32 +124,32 @@ def _run(codes, builder, backend, program_files, capture=None):
 
 
 def record(lesson, block, scenario, *, roots=None, max_steps=DEFAULT_MAX_STEPS,
-           backend=None, setup=None, probes=None, agent=True):
+           backend=None, setup=None, questions=None, agent=True):
     """Run ``block`` of ``lesson`` under preset ``scenario``; return the trace dict.
 
     ``roots``: lessons roots (None: the bundled ones). ``backend``: "monitoring"
     or "settrace" (None: the best this interpreter has). ``setup``: the setup text
-    when ``scenario`` is "custom" (runtime/custom.py). ``probes``: breakpoint
+    when ``scenario`` is "custom" (runtime/custom.py). ``questions``: breakpoint
     conditions, hit counts, logpoints and watches to evaluate while recording
     (``{"breakpoints": [{"line", "condition", "hits", "log"}], "watches": [text]}``,
-    see probes.py); their answers are the trace's ``probes`` key. ``agent``: record the
+    see questions.py); their answers are the trace's ``probes`` key. ``agent``: record the
     model and tool calls the lesson declares (its ``[agent]`` table; agent.py).
     """
-    header, cols = _record(lesson, block, scenario, roots, max_steps, backend, setup, probes,
+    header, cols = _record(lesson, block, scenario, roots, max_steps, backend, setup, questions,
                            agent)
     header["steps"] = wire.steps(cols)
     return header
 
 
 def record_packed(lesson, block, scenario, *, roots=None, max_steps=DEFAULT_MAX_STEPS,
-                  backend=None, setup=None, probes=None, agent=True):
+                  backend=None, setup=None, questions=None, agent=True):
     """``record`` in the packed form (docs/design.md, "Packed trace"), as compact JSON text."""
-    header, cols = _record(lesson, block, scenario, roots, max_steps, backend, setup, probes,
+    header, cols = _record(lesson, block, scenario, roots, max_steps, backend, setup, questions,
                            agent)
     return wire.dumps(wire.packed(header, cols))
 
 
-def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, probes=None,
+def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, questions=None,
             agent=True):
     """Run the block; return the trace header (the dict form without steps) and the columns."""
     if not isinstance(max_steps, int) or max_steps < 1:
@@ -172,13 +172,13 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, prob
     main_code, traced = _targets(codes[source_index], block, shown.code_line, shown.def_line)
     program_files = {p.path for p in programs}
     output = Output()
-    asked = Probes(probes, function.end_lineno - shown.def_line + 1, output) if probes else None
+    asked = Questions(questions, function.end_lineno - shown.def_line + 1, output) if questions else None
     builder = TraceBuilder(def_line=shown.def_line, ranges=statement_ranges(function),
                            main_code=main_code, root_codes=codes,
                            program_files=program_files, output=output,
                            max_steps=max_steps)
     if asked is not None and asked.active:
-        builder.probes = asked
+        builder.questions = asked
     engine = backends.make(backend, traced, builder, program_files)
     capture = Capture(spec.id, spec.agent, builder, strict=scenario != custom.CUSTOM) \
         if spec.agent and agent else None

@@ -74,7 +74,7 @@ class Columns:
 
 class FrameState:
     __slots__ = ("fid", "code", "spans", "stack", "depth", "row", "prev", "last_event",
-                 "last_span", "exc", "generator", "hides", "probe")
+                 "last_span", "exc", "generator", "hides", "questions")
 
     def __init__(self, fid, code, spans):
         self.fid = fid
@@ -89,7 +89,7 @@ class FrameState:
         self.last_event = None
         self.last_span = None
         self.exc = None
-        self.probe = None   # probes.py's evaluation state of this frame (a probe_code.Frame)
+        self.questions = None   # questions.py's evaluation state of this frame (a question_code.Frame)
 
 
 class TraceBuilder:
@@ -124,7 +124,7 @@ class TraceBuilder:
         self.result = None
         self.error = None
         self.on_stop = lambda: None
-        self.probes = None  # probes.Probes: evaluated after each step when set
+        self.questions = None  # questions.Questions: evaluated after each step when set
 
     # -- helpers ---------------------------------------------------------------
     def _rel(self, line):
@@ -255,8 +255,8 @@ class TraceBuilder:
         state.last_event = event
         state.last_span = span
         self.raw = 0
-        if self.probes is not None:
-            self.probes.step(n, state, frame, event, span)
+        if self.questions is not None:
+            self.questions.step(n, state, frame, event, span)
         return n
 
     def _count_raw(self):

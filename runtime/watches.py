@@ -2,14 +2,14 @@
 stored, like locals, only where a watch's value in that frame changed.
 
 The watches that compile are evaluated together by one generated function per frame and
-set of bound names (probe_code.watch_function), which skips a watch whose inputs are the
+set of bound names (question_code.watch_function), which skips a watch whose inputs are the
 same immutable objects as at the frame's previous step and calls ``note`` for the others;
 a watch that does not compile shows its error, which never changes. A watch that raises
 shows ``{"error": text}`` as its value.
 """
 
 from .expressions import error_text
-from .probe_code import Failed, Group, compile_group
+from .question_code import Failed, Group, compile_group
 from .steps import encode_fast
 from .values import IMMUTABLE_SCALARS
 
@@ -74,7 +74,7 @@ class Watches:
         return [w.text for w in self.compiled]
 
     def step(self, n, frame):
-        """Evaluate the watches at step ``n`` in ``frame`` (a probe_code.Frame)."""
+        """Evaluate the watches at step ``n`` in ``frame`` (a question_code.Frame)."""
         function = frame.watch
         if function is not None:
             for name in frame.builtins:   # a global shadowing a builtin the watches call

@@ -31,7 +31,7 @@ const LESSON_ROOTS = [
   [path.join(ROOT, "bench", "lessons")],
 ];
 // The recorder, imported into the snapshot from the folder the worker puts it in
-// (web/pages.py WORKER_ROOT); boot.json lists the sources it was imported from.
+// (web/page_data.py WORKER_ROOT); boot.json lists the sources it was imported from.
 const RUNTIME = path.join(ROOT, "runtime");
 const WORKER_ROOT = "/loopstep";
 const RECORDER = "runtime.recorder";
@@ -164,7 +164,7 @@ function zeroUnused(M) {
   return { freeChunks: zeroed, stack: current - end };
 }
 
-/** The recorder's modules, as the worker lays them out (web/pages.py engine_files). */
+/** The recorder's modules, as the worker lays them out (web/page_data.py engine_files). */
 function runtimeSources() {
   return readdirSync(RUNTIME).filter((name) => name.endsWith(".py")).sort();
 }

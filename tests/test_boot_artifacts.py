@@ -14,7 +14,7 @@ from pathlib import Path
 import brotli
 import pytest
 
-from web import assets, pages
+from web import assets, page_data
 
 BOOT_DIR = assets.VENDOR_DIR / f"loopstep-boot-{assets.PYODIDE_VERSION}"
 FILES = ("boot.json", "empty.zip", "python_stdlib.zip", "snapshot.bin")
@@ -78,14 +78,14 @@ def test_the_snapshot_holds_the_current_recorder(manifest):
     worker puts them in; a stale one still works (the worker imports the served files,
     tests/node/boot_check.mjs) but costs the reader the import."""
     recorder = manifest["snapshot"]["runtime"]
-    assert recorder["folder"] == pages.WORKER_ROOT
+    assert recorder["folder"] == page_data.WORKER_ROOT
     assert recorder["module"] == "runtime.recorder"
-    current = {f"runtime/{name}": sha256(pages.RUNTIME_DIR / name) for name in pages.engine_files()}
+    current = {f"runtime/{name}": sha256(page_data.RUNTIME_DIR / name) for name in page_data.engine_files()}
     assert recorder["sources"] == current, REBUILD
     # every module the recorder imports (as CPython imports it here) is in the snapshot
     code = ("import json, sys, runtime.recorder; "
             "print(json.dumps(sorted(n for n in sys.modules if n.split('.')[0] == 'runtime')))")
-    imported = subprocess.run([sys.executable, "-c", code], cwd=pages.RUNTIME_DIR.parent,
+    imported = subprocess.run([sys.executable, "-c", code], cwd=page_data.RUNTIME_DIR.parent,
                               capture_output=True, text=True, check=True).stdout
     assert recorder["modules"] == json.loads(imported)
 

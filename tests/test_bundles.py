@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 import server
 from runtime import catalog
-from web import assets, bundles, pages
+from web import assets, bundles, page_data
 from web.export import export_site
 from tiny_lesson import make_lesson
 
@@ -74,7 +74,7 @@ def test_a_new_lesson_gets_its_bundle_in_the_app_and_the_export(tmp_path):
     exported = tmp_path / "site" / url.lstrip("/")
     assert bundles.unpack(exported.read_bytes()) == served
     assert (tmp_path / "site" / bundles.FOLDER / bundles.RUNTIME).read_bytes() == bundles.pack(
-        bundles.runtime_files(pages.RUNTIME_DIR, pages.engine_files()))
+        bundles.runtime_files(page_data.RUNTIME_DIR, page_data.engine_files()))
 
 
 def test_the_worker_reads_what_python_packs(tmp_path):

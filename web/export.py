@@ -8,7 +8,7 @@ import json
 import shutil
 from pathlib import Path
 
-from . import assets, bundles, pages, views
+from . import assets, bundles, page_data, views
 
 LINKS = views.Links(static=True)
 
@@ -23,7 +23,7 @@ def _write_json(path: Path, data) -> None:
 
 
 def _pages(out: Path, lessons: dict) -> None:
-    for lang in pages.LANGS:
+    for lang in page_data.LANGS:
         prefix = "en/" if lang == "en" else ""
         depth = prefix.count("/")
         _write(out / prefix / "index.html", views.index_html(lessons, lang, "../" * depth, LINKS))
@@ -41,24 +41,24 @@ def _pages(out: Path, lessons: dict) -> None:
 def _api(out: Path, lessons: dict) -> None:
     api = out / "api" / "lessons"
     _write_json(out / "api" / "lessons.json",
-                {"lessons": [pages.lesson_api(lesson) for lesson in lessons.values()]})
+                {"lessons": [page_data.lesson_api(lesson) for lesson in lessons.values()]})
     for lesson in lessons.values():
-        _write_json(api / f"{lesson.id}.json", pages.lesson_api(lesson))
+        _write_json(api / f"{lesson.id}.json", page_data.lesson_api(lesson))
         for block in lesson.blocks:
             for name in block.presets:
                 _write_json(api / lesson.id / "blocks" / block.symbol / "presets" / f"{name}.json",
-                            pages.preset_api(lesson, block.symbol, name))
+                            page_data.preset_api(lesson, block.symbol, name))
 
 
 def _files(out: Path, lessons: dict) -> None:
     shutil.copytree(assets.STATIC_DIR, out / "static", dirs_exist_ok=True)
     shutil.copytree(assets.VENDOR_DIR, out / "vendor", dirs_exist_ok=True)
-    for name in pages.engine_files():
-        shutil.copy2(pages.RUNTIME_DIR / name, _parent(out / "py" / "runtime" / name))
+    for name in page_data.engine_files():
+        shutil.copy2(page_data.RUNTIME_DIR / name, _parent(out / "py" / "runtime" / name))
     for lesson in lessons.values():
         for rel, path in lesson.files.items():
             shutil.copy2(path, _parent(out / "py" / "lessons" / rel))
-    bundles.write(out / bundles.FOLDER, bundles.runtime_files(pages.RUNTIME_DIR, pages.engine_files()),
+    bundles.write(out / bundles.FOLDER, bundles.runtime_files(page_data.RUNTIME_DIR, page_data.engine_files()),
                   lessons)
 
 

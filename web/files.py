@@ -20,7 +20,7 @@ from servestatic import ServeStaticASGI
 from servestatic.asgi import FileServerASGI
 from servestatic.utils import decode_path_info
 
-from . import assets, bundles, pages
+from . import assets, bundles, page_data
 
 
 # servestatic reads a body in 8 KiB blocks, one thread hop each; 2.7 MB of brotli wasm
@@ -37,13 +37,13 @@ class Files(ServeStaticASGI):
                          add_headers_function=self.add_headers)
         self.add_files(assets.STATIC_DIR, "/static/")
         self.add_files(assets.VENDOR_DIR, "/vendor/")
-        for name in pages.engine_files():
-            self.add_file_to_dictionary(f"/py/runtime/{name}", str(pages.RUNTIME_DIR / name))
+        for name in page_data.engine_files():
+            self.add_file_to_dictionary(f"/py/runtime/{name}", str(page_data.RUNTIME_DIR / name))
         for lesson in lessons.values():
             for rel, path in lesson.files.items():
                 self.add_file_to_dictionary(f"/py/lessons/{rel}", str(path))
         self.bundles = tempfile.TemporaryDirectory(prefix="loopstep-bundles-")  # removed with it
-        runtime = bundles.runtime_files(pages.RUNTIME_DIR, pages.engine_files())
+        runtime = bundles.runtime_files(page_data.RUNTIME_DIR, page_data.engine_files())
         for name, path in bundles.write(Path(self.bundles.name), runtime, lessons).items():
             self.add_file_to_dictionary(f"/{bundles.FOLDER}/{name}", str(path))
 

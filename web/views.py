@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import pages
+from . import page_data
 
 
 @dataclass(frozen=True)
@@ -36,25 +36,25 @@ class Links:
 def index_html(lessons: dict, lang: str, root: str, links: Links) -> str:
     listing = [{"href": root + links.lesson(lesson.id, lang), "title": lesson.title[lang],
                 "summary": lesson.summary[lang]} for lesson in lessons.values()]
-    return pages.render("index.html", lang=lang, root=root, lessons=listing,
+    return page_data.render("index.html", lang=lang, root=root, lessons=listing,
                         lang_href=links.other_lang(lang), config={"lang": lang, "page": "index"})
 
 
 def lesson_html(lesson, lang: str, root: str, links: Links,
                 scenarios: dict[str, str] | None = None, limits: dict | None = None) -> str:
-    view = pages.lesson_view(lesson, lang, scenarios)
-    config = pages.page_config(lesson, lang, view)
+    view = page_data.lesson_view(lesson, lang, scenarios)
+    config = page_data.page_config(lesson, lang, view)
     config["langHref"] = links.other_lang(lang)
-    return pages.render("lesson.html", lang=lang, root=root, lesson=view, config=config,
-                        runtime=pages.runtime_config(lesson, lang, root, limits),
+    return page_data.render("lesson.html", lang=lang, root=root, lesson=view, config=config,
+                        runtime=page_data.runtime_config(lesson, lang, root, limits),
                         index_href=root + links.index(lang), lang_href=links.other_lang(lang))
 
 
 def embed_html(lesson, symbol: str, lang: str, root: str, links: Links,
                scenario: str | None = None, limits: dict | None = None) -> str:
-    view = pages.lesson_view(lesson, lang, {symbol: scenario} if scenario else None, only=symbol)
-    config = pages.page_config(lesson, lang, view, embed=True)
+    view = page_data.lesson_view(lesson, lang, {symbol: scenario} if scenario else None, only=symbol)
+    config = page_data.page_config(lesson, lang, view, embed=True)
     config["langHref"] = links.other_lang(lang)
-    return pages.render("embed.html", lang=lang, root=root, lesson=view,
+    return page_data.render("embed.html", lang=lang, root=root, lesson=view,
                         block=view["blocks"][0], config=config,
-                        runtime=pages.runtime_config(lesson, lang, root, limits))
+                        runtime=page_data.runtime_config(lesson, lang, root, limits))

@@ -41,14 +41,14 @@ sys.path.insert(0, "/loopstep")
 from runtime import recorder
 from runtime.catalog import load_lesson
 
-def record(lesson, block, scenario, roots, max_steps, probes=None):
+def record(lesson, block, scenario, roots, max_steps, questions=None):
     # what the page's worker does: record, and serialise the packed trace it posts;
     # the garbage of the previous run collected first, outside the timed part
     gc.collect()
     t0 = time.perf_counter()
     text = recorder.record_packed(lesson, block, scenario, roots=list(roots),
                                   max_steps=max_steps,
-                                  probes=json.loads(probes) if probes else None)
+                                  questions=json.loads(questions) if questions else None)
     t1 = time.perf_counter()
     trace = json.loads(text)
     return json.dumps({"status": trace["status"], "steps": trace["count"],
@@ -86,7 +86,7 @@ self.onmessage = ({ data }) => {
     if (data.type === "record") {
       const heapBefore = pyodide._module.HEAP8.length;
       const result = JSON.parse(record(config.lesson, config.block, config.scenario, roots,
-        data.maxSteps, data.probes ? JSON.stringify(data.probes) : undefined));
+        data.maxSteps, data.questions ? JSON.stringify(data.questions) : undefined));
       result.heap_growth = pyodide._module.HEAP8.length - heapBefore;
       self.postMessage({ id: data.id, ...result });
     } else if (data.type === "untraced") {

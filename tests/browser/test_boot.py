@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from web import bundles, pages
+from web import bundles, page_data
 
 
 def ready(page):
@@ -91,7 +91,7 @@ def test_a_module_changed_since_it_was_precompiled_runs_from_its_source(page, se
     """The precompiled recorder is checked against the sources the page serves: a changed
     source is compiled and used, the rest still come precompiled."""
     changed = "values.py"
-    files = bundles.runtime_files(REPO / "runtime", pages.engine_files())
+    files = bundles.runtime_files(REPO / "runtime", page_data.engine_files())
     files[f"runtime/{changed}"] += b"\n# changed after it was precompiled\n"
 
     def edited(route):

@@ -1,5 +1,5 @@
 """Omniscient views in real Chromium: value history, breakpoint conditions, hit counts,
-logpoints, watches and their URL round trip (docs/design.md, "Probes")."""
+logpoints, watches and their URL round trip (docs/design.md, "Questions and answers")."""
 import re
 
 from playwright.sync_api import expect

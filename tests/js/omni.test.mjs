@@ -5,8 +5,8 @@ import assert from "node:assert/strict";
 import { fromSteps } from "../../web/static/js/model/trace.js";
 import { replay } from "../../web/static/js/model/replay.js";
 import { history, changedAt } from "../../web/static/js/model/history.js";
-import { probeIndex, isError } from "../../web/static/js/model/probes.js";
-import { ProbeState, cleanSpec } from "../../web/static/js/model/probe-state.js";
+import { answerIndex, isError } from "../../web/static/js/model/answers.js";
+import { Questions, cleanSpec } from "../../web/static/js/model/questions.js";
 import { END, step, hitIndices } from "../../web/static/js/model/stepping.js";
 
 const S = (event, line, frame, set = {}, extra = {}) =>
@@ -61,7 +61,7 @@ test("watch values fold per frame; logs and errors by step", () => {
         2, 1, 0, "2", 1, 2, 0, "'innerinner'", 1, { error: "NameError: y" }, 4, 1, 0, "4"],
     },
   });
-  const p = probeIndex(t);
+  const p = answerIndex(t);
   const at1 = p.watchesAt(1);
   assert.ok(isError(at1[0].value) && !at1[0].changed);
   assert.deepEqual(p.watchesAt(2).map((w) => [w.value, w.changed]), [["2", true], [{ error: "NameError: y" }, false]]);
@@ -81,7 +81,7 @@ test("watch values fold per frame; logs and errors by step", () => {
 });
 
 test("the reader's questions: request, key and URL parameters round trip", () => {
-  const state = new ProbeState();
+  const state = new Questions();
   state.setSpec(15, cleanSpec({ condition: " max_calls == 1 ", hits: "2" }));
   state.setSpec(13, cleanSpec({ log: "n={len(w)} & más" }));
   state.setSpec(9, cleanSpec({ condition: "" }));
@@ -94,7 +94,7 @@ test("the reader's questions: request, key and URL parameters round trip", () =>
   assert.throws(() => cleanSpec({ hits: "0" }), RangeError);
   assert.throws(() => cleanSpec({ hits: "two" }), RangeError);
   const hash = state.toParams().join("&");
-  const back = new ProbeState();
+  const back = new Questions();
   back.readParams(new URLSearchParams(hash));
   assert.deepEqual([...back.specs].sort(), [...state.specs].sort());
   assert.deepEqual(back.watches, ["len(history)"]);

@@ -5,7 +5,7 @@
 // JOB.json: {"indexURL": ".../web/vendor/pyodide-314.0.8/",
 //            "runtime": {"catalog.py": "/abs/path", ...},      // written to /loopstep/runtime/
 //            "lessons": {"s06/lesson.toml": "/abs/path", ...}, // written to /loopstep/lessons/
-//            "runs": [{"lesson", "block", "scenario", "maxSteps"?, "backend"?, "setup"?, "probes"?, "agent"?,
+//            "runs": [{"lesson", "block", "scenario", "maxSteps"?, "backend"?, "setup"?, "questions"?, "agent"?,
 //                      "packed"?}, ...],
 //            "code": "optional Python to run after the records; its value is printed"}
 // Prints one JSON object: {"python", "boot_ms", "traces": [trace, ...], "value"}.
@@ -47,7 +47,7 @@ def _record(spec):
                              roots=["/loopstep/lessons"],
                              max_steps=spec.get("maxSteps", 100_000),
                              backend=spec.get("backend"), setup=spec.get("setup"),
-                             probes=spec.get("probes"), agent=spec.get("agent", True)),
+                             questions=spec.get("questions"), agent=spec.get("agent", True)),
                       ensure_ascii=False)
 `);
 const recordOne = pyodide.globals.get("_record");

@@ -4,7 +4,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from .. import pages, views
+from .. import page_data, views
 from . import block_or_404, get, lesson_or_404, preset_or_404
 
 LINKS = views.Links(static=False)
@@ -25,12 +25,12 @@ def router(lessons: dict, limits: dict | None) -> APIRouter:
 
     @get(routes, "/")
     def index(lang: str | None = None):
-        return html(views.index_html(lessons, pages.pick_lang(lang), "/", LINKS))
+        return html(views.index_html(lessons, page_data.pick_lang(lang), "/", LINKS))
 
     @get(routes, "/lessons/{lesson_id}")
     def lesson_page(lesson_id: str, request: Request, lang: str | None = None):
         lesson = lesson_or_404(lessons, lesson_id)
-        return html(views.lesson_html(lesson, pages.pick_lang(lang), "/", LINKS,
+        return html(views.lesson_html(lesson, page_data.pick_lang(lang), "/", LINKS,
                                       scenarios_from_query(request), limits))
 
     def embed_page(lesson_id: str, symbol: str, scenario: str | None = None,
@@ -38,7 +38,7 @@ def router(lessons: dict, limits: dict | None) -> APIRouter:
         lesson = lesson_or_404(lessons, lesson_id)
         block = block_or_404(lesson, symbol)
         preset_or_404(lesson, block, scenario)
-        return html(views.embed_html(lesson, symbol, pages.pick_lang(lang), "/", LINKS,
+        return html(views.embed_html(lesson, symbol, page_data.pick_lang(lang), "/", LINKS,
                                      scenario, limits))
 
     def embed_page_en(lesson_id: str, symbol: str, scenario: str | None = None):

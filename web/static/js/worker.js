@@ -4,9 +4,9 @@
 // runtime data island, its URLs relative to `base`; head: the page is downloading the
 // snapshot and the wasm and posts them as `head` messages), `head` {name, chunks | done |
 // module | error} (runtime-early.js) and `record` {id, lesson, block,
-// scenario, maxSteps, setup?, probes?} (`setup`: the reader's setup text, only for
-// scenario "custom"; `probes`: breakpoint conditions, hit counts, logpoints and watches,
-// see runtime/probes.py);
+// scenario, maxSteps, setup?, questions?} (`setup`: the reader's setup text, only for
+// scenario "custom"; `questions`: breakpoint conditions, hit counts, logpoints and watches,
+// see runtime/questions.py);
 // worker → main `progress` {loaded, total},
 //   `ready` {python, path, marks, compiled, stale, recorder: "snapshot"|"files"}
 // (`compiled`: how many precompiled modules were written, `stale`: those whose source
@@ -223,15 +223,15 @@ def _loopstep_stale(compiled):
                 stale.append(source)
     return stale
 
-def _loopstep_record(lesson, block, scenario, roots, max_steps, setup=None, probes=None):
+def _loopstep_record(lesson, block, scenario, roots, max_steps, setup=None, questions=None):
     sys.setrecursionlimit(RECURSION_LIMIT)  # lesson code may have raised it
     kwargs = {"roots": list(roots)}
     if max_steps:
         kwargs["max_steps"] = int(max_steps)
     if setup is not None:
         kwargs["setup"] = setup
-    if probes:
-        kwargs["probes"] = json.loads(probes)
+    if questions:
+        kwargs["questions"] = json.loads(questions)
     return recorder.record_packed(lesson, block, scenario, **kwargs)
 
 _loopstep_record, _loopstep_stale
@@ -343,7 +343,7 @@ function record(message) {
   try {
     const json = recordJson(message.lesson, message.block, message.scenario, pyRoots,
       message.maxSteps ?? 0, message.setup ?? undefined, // JS null would not be None
-      message.probes ? JSON.stringify(message.probes) : undefined);
+      message.questions ? JSON.stringify(message.questions) : undefined);
     post({ type: "trace", id: message.id, json });
   } finally {
     pyRoots.destroy();

@@ -10,7 +10,7 @@
 //
 // A breakpoint is hit by a "line" step whose [line, end] range contains it. A
 // breakpoint line that the trace was recorded with a condition or hit count for
-// (`trace.probes`, runtime/probes.py) is hit exactly at its recorded steps; a
+// (`trace.probes`, runtime/questions.py) is hit exactly at its recorded steps; a
 // logpoint's line never stops.
 // While leaving a statement (continue, step over, step out), breakpoints on that
 // statement's own lines do not fire again inside the calls it makes (a lambda
@@ -61,10 +61,10 @@ function normalize(breakpoints, trace) {
   for (const b of breakpoints ?? []) {
     const n = Number(b);
     if (!Number.isInteger(n) || n <= 0) continue;
-    const probe = asked.get(n);
-    if (!probe) lines.push(n);
-    else if (probe.log === null || probe.log === undefined) {
-      recorded.push({ line: n, steps: new Set(probe.steps) });
+    const question = asked.get(n);
+    if (!question) lines.push(n);
+    else if (question.log === null || question.log === undefined) {
+      recorded.push({ line: n, steps: new Set(question.steps) });
     }
   }
   if (!lines.length && !recorded.length) return NO_STOPS;

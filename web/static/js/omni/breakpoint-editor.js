@@ -18,7 +18,7 @@ export function openEditor(omni, line) {
   root.querySelector(SEL.breakpointEditor)?.remove();
   const gutter = root.querySelector(SEL.gutterN(line));
   if (!gutter) return;
-  const spec = block.probes.spec(line) ?? {};
+  const spec = block.questions.spec(line) ?? {};
   const id = `${root.id || block.symbol}-bp-${line}`;
   const form = el("form", { "data-role": "breakpoint-editor", class: "bp-editor",
     "aria-label": m.format("bp_editor", { line }) });

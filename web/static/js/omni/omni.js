@@ -1,10 +1,10 @@
 // Omniscient views of one block: breakpoint details, watches, the log lane and value
-// histories (docs/design.md, "Probes"). This part is on the critical
+// histories (docs/design.md, "Questions and answers"). This part is on the critical
 // path and small: it adds the watch and log panes, listens for the reader's input
 // and marks the gutters; the views themselves (omni-views.js) and the breakpoint
 // editor (breakpoint-editor.js) are imported on first use.
 
-import { cleanSpec } from "../model/probe-state.js";
+import { cleanSpec } from "../model/questions.js";
 import { END } from "../model/stepping.js";
 import { el } from "../page/dom.js";
 import { SEL } from "../selectors.js";
@@ -61,7 +61,7 @@ export class Omni {
       if (form.dataset?.role !== "watch") return;
       event.preventDefault();
       const input = form.elements.expression;
-      if (this.block.probes.addWatch(input.value)) {
+      if (this.block.questions.addWatch(input.value)) {
         input.value = "";
         this.changed();
       }
@@ -70,7 +70,7 @@ export class Omni {
       const target = event.target.closest?.("[data-change], button[data-action='history'], button[data-unwatch]");
       if (!target || !root.contains(target)) return;
       if (target.dataset.unwatch !== undefined) {
-        if (this.block.probes.removeWatch(target.dataset.unwatch)) this.changed();
+        if (this.block.questions.removeWatch(target.dataset.unwatch)) this.changed();
       } else if (target.dataset.change !== undefined) {
         this.block.seek(Number(target.dataset.step));
       } else {
@@ -89,13 +89,13 @@ export class Omni {
   /** The reader saved the editor's fields for `line` (texts as typed). Throws on a bad hit count. */
   saveBreakpoint(line, fields) {
     const spec = cleanSpec(fields);
-    this.block.probes.setSpec(line, spec);
+    this.block.questions.setSpec(line, spec);
     if (!this.block.breakpoints.has(line)) this.block.toggleBreakpoint(line);
     this.changed();
   }
 
   removeBreakpoint(line) {
-    this.block.probes.setSpec(line, null);
+    this.block.questions.setSpec(line, null);
     if (this.block.breakpoints.has(line)) this.block.toggleBreakpoint(line);
     this.changed();
   }
@@ -114,7 +114,7 @@ export class Omni {
   }
 
   /** The reader's questions changed: a shown run is recorded again with them, the cursor
-   * kept on its step (the run is deterministic: docs/design.md, "Probes"). */
+   * kept on its step (the run is deterministic: docs/design.md, "Questions and answers"). */
   changed() {
     const block = this.block;
     block.render();
@@ -126,14 +126,14 @@ export class Omni {
 
   /** Apply the URL's breakpoint details and watches. */
   restore(params) {
-    this.block.probes.readParams(params);
+    this.block.questions.readParams(params);
     this.render();
   }
 
   render() {
     const block = this.block;
     for (const button of this.root.querySelectorAll(SEL.gutter)) {
-      const spec = block.probes.spec(Number(button.dataset.gutter));
+      const spec = block.questions.spec(Number(button.dataset.gutter));
       const on = spec && block.breakpoints.has(Number(button.dataset.gutter));
       setData(button, "condition", on ? spec.condition : undefined);
       setData(button, "hits", on ? spec.hits : undefined);
@@ -142,7 +142,7 @@ export class Omni {
     }
     if (!block.trace) this.history = null;
     if (this.views) this.views.render(this);
-    else if (block.trace || block.probes.watches.length) {
+    else if (block.trace || block.questions.watches.length) {
       views().then((module) => {
         this.views = module;
         this.render();

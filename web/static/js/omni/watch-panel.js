@@ -1,8 +1,8 @@
 // The watch panel, the logpoint lane and breakpoint errors of one block, drawn from
-// the recorded answers (probes.js) at the cursor. Data reaches the DOM as text only.
+// the recorded answers (answers.js) at the cursor. Data reaches the DOM as text only.
 
 import { END } from "../model/stepping.js";
-import { probeIndex, isError } from "../model/probes.js";
+import { answerIndex, isError } from "../model/answers.js";
 import { text } from "../model/values.js";
 import { el } from "../page/dom.js";
 import { SEL } from "../selectors.js";
@@ -19,9 +19,9 @@ export function renderWatches(block) {
   if (!list) return;
   const m = block.messages;
   const at = shownStep(block);
-  const recorded = at !== null && block.trace.probes ? probeIndex(block.trace) : null;
+  const recorded = at !== null && block.trace.probes ? answerIndex(block.trace) : null;
   const values = new Map((recorded?.watchesAt(at) ?? []).map((w) => [w.expression, w]));
-  const rows = block.probes.watches.map((expression) => {
+  const rows = block.questions.watches.map((expression) => {
     const li = el("li", { class: "watch" });
     li.dataset.watch = expression;
     const found = values.get(expression);
@@ -49,7 +49,7 @@ export function renderLog(block) {
   const lane = block.root.querySelector(SEL.log);
   if (!lane) return;
   const at = shownStep(block);
-  const lines = at !== null && block.trace.probes ? probeIndex(block.trace).logUpTo(at) : [];
+  const lines = at !== null && block.trace.probes ? answerIndex(block.trace).logUpTo(at) : [];
   lane.replaceChildren(...lines.map((entry) => {
     const li = el("li", { class: "log-line" }, entry.text);
     li.dataset.logLine = String(entry.step);
@@ -61,7 +61,7 @@ export function renderLog(block) {
 export function renderErrors(block) {
   const box = block.root.querySelector(SEL.breakpointErrors);
   if (!box) return;
-  const errors = block.trace?.probes ? probeIndex(block.trace).errors() : [];
+  const errors = block.trace?.probes ? answerIndex(block.trace).errors() : [];
   box.replaceChildren(...errors.filter((e) => block.breakpoints.has(e.line)).map((e) => {
     const p = el("p", { class: "bp-error" }, block.messages.format("breakpoint_error", e));
     p.dataset.role = "breakpoint-error";

@@ -9,7 +9,7 @@ import { END, step as nextIndex, applies, hitIndices, settle } from "../model/st
 import { replay } from "../model/replay.js";
 import * as view from "./block-view.js";
 import { statusText } from "./block-status.js";
-import { ProbeState } from "../model/probe-state.js";
+import { Questions } from "../model/questions.js";
 import { Omni } from "../omni/omni.js";
 
 const STEP_COMMANDS = ["continue", "step-over", "step-into", "step-out", "step-back"];
@@ -56,7 +56,7 @@ export class Block {
     this.index = null; // a step index, END when finished, null when no run is shown
     this.failure = null;
     this.runToken = 0;
-    this.probes = new ProbeState(); // breakpoint details and watches (omni.js)
+    this.questions = new Questions(); // breakpoint details and watches (omni.js)
     this.omni = new Omni(this);
     this.customSetup = null; // the reader's setup text while scenario "custom" exists
     this.urlCustom = null;   // that text as the URL carries it (whatif.js)
@@ -158,7 +158,7 @@ export class Block {
       this.traces.set(key, await this.client.record({
         lesson: this.lesson, block: this.symbol, scenario,
         maxSteps: this.client.maxSteps, // the page config's runtime.maxSteps
-        probes: this.probes.request(this.breakpoints) ?? undefined,
+        questions: this.questions.request(this.breakpoints) ?? undefined,
         ...(custom ? { setup: this.customSetup } : {}),
       }));
     }
@@ -167,7 +167,7 @@ export class Block {
 
   traceKey(scenario) {
     const setup = scenario === this.config.customScenario ? `\n${this.customSetup}` : "";
-    return `${scenario}${setup}\n${this.probes.key(this.breakpoints)}`;
+    return `${scenario}${setup}\n${this.questions.key(this.breakpoints)}`;
   }
 
   /** The what-if controller (custom setup, comparison), loaded on first use. */
@@ -187,14 +187,14 @@ export class Block {
     this.attachAgent(trace);
   }
 
-  /** The agent views (conversation-view.js, loaded on first use) of a run with model calls. */
+  /** The agent views (agent-view.js, loaded on first use) of a run with model calls. */
   attachAgent(trace) {
     if (this.agent && this.agent.trace !== trace) {
       this.agent.detach();
       this.agent = null;
     }
     if (!trace?.agent?.calls?.length || this.agent) return;
-    import("../agent/conversation-view.js").then(({ AgentView }) => {
+    import("../agent/agent-view.js").then(({ AgentView }) => {
       if (this.trace !== trace || this.agent) return;
       this.agent = new AgentView(this.root, trace, this.messages, (step) => {
         if (RESTING.includes(this.state)) this.moveTo(step);
@@ -255,7 +255,7 @@ export class Block {
     this.root.dataset.scenario = name;
     this.root.querySelector(SEL.scenario).value = name;
     this.breakpoints.clear();
-    this.probes.clear();
+    this.questions.clear();
     if (this.state === "running") {
       this.act(this.client.state === "ready" ? "abandonReady" : "abandonLoading");
     } else if (this.failure?.kind !== "runtime") {
@@ -287,8 +287,8 @@ export class Block {
     if (!Number.isInteger(line) || line < 1 || line > this.config.lineCount) return;
     if (this.breakpoints.has(line)) {
       this.breakpoints.delete(line);
-      if (this.probes.spec(line)) {
-        this.probes.setSpec(line, null);
+      if (this.questions.spec(line)) {
+        this.questions.setSpec(line, null);
         this.omni.changed();
         return;
       }

@@ -1,7 +1,7 @@
 // URL state: the active block, its scenario, breakpoints and step, in the hash.
 //
 //   #b=run_subagent&s=limit&bp=15,17&step=12
-//   …&c15=max_calls%20%3D%3D%201&h11=2&l13=…&w=len(history)   (probe-state.js)
+//   …&c15=max_calls%20%3D%3D%201&h11=2&l13=…&w=len(history)   (questions.js)
 //   #b=run_subagent&s=custom&custom=… (the reader's setup text, compressed: setup-url.js)
 //
 // parse/format are pure; the page writes with history.replaceState so stepping
@@ -20,13 +20,13 @@ export function parse(fragment) {
 }
 
 /** The hash for a block's state ("" when nothing is worth keeping). */
-export function format({ block, scenario, breakpoints, step, probes, custom }) {
+export function format({ block, scenario, breakpoints, step, questions, custom }) {
   const parts = [`b=${encodeURIComponent(block)}`];
   if (scenario) parts.push(`s=${encodeURIComponent(scenario)}`);
   const bps = [...(breakpoints ?? [])].sort((a, b) => a - b);
   if (bps.length) parts.push(`bp=${bps.join(",")}`);
   if (step !== null && step !== undefined && step >= 0) parts.push(`step=${step}`);
-  parts.push(...(probes ?? []));
+  parts.push(...(questions ?? []));
   if (custom) parts.push(`custom=${encodeURIComponent(custom)}`);
   return `#${parts.join("&")}`;
 }
@@ -38,7 +38,7 @@ export function stateOf(block) {
     scenario: block.scenario,
     breakpoints: block.breakpoints,
     step: block.hasCursor ? block.index : null,
-    probes: block.probes?.toParams(),
+    questions: block.questions?.toParams(),
     custom: block.urlCustom,
   };
 }

@@ -1,4 +1,4 @@
-"""Functions made for probes: checked expressions (expressions.py) compiled into the body
+"""Functions made for questions: checked expressions (expressions.py) compiled into the body
 of a function that reads a frame's locals from the recorder's ``prev`` of the step.
 
 ``prev`` is {name: (value, VALUE)} for the locals bound at the step (steps.py). The names
@@ -7,14 +7,14 @@ sees them as any closure would); every other name is a global of the function, w
 made with the frame's globals: the same lookups as ``eval`` in the frame, without reading
 ``frame.f_locals`` (a proxy looked up by name on 3.13 and later) at each step. A function
 is made for one set of bound names: the recorder makes a new ``prev`` whenever a name is
-bound or unbound, and probes.py makes new functions then.
+bound or unbound, and questions.py makes new functions then.
 
 ``watch_function`` also skips a watch whose value cannot have changed. The recorder keeps
 a local's pair in ``prev`` exactly while its value is the same object of an immutable
 scalar type (steps.py ``_step``); a checked expression that reads only such locals, the
 pure builtins and literals calls nothing but pure builtins and read-only methods of those
 scalars, so its value is the one it had while none of its locals' pairs changed. (A
-global that shadows such a builtin is noticed by probes.py; a program that replaces
+global that shadows such a builtin is noticed by questions.py; a program that replaces
 ``builtins.len`` itself is not.)
 """
 
@@ -23,7 +23,7 @@ from types import FunctionType
 
 from .expressions import PURE_BUILTINS, Refused, compile_expression, compile_tree, error_text
 
-_FUNCTION = "__probe"
+_FUNCTION = "__question"
 FILE = "<loopstep expression>"
 
 
@@ -104,7 +104,7 @@ class Frame:
 
 
 def _function_code(source, expressions, filename):
-    """Compile ``source`` (one ``def __probe``) with each name ``__expr_K`` replaced by the
+    """Compile ``source`` (one ``def __question``) with each name ``__expr_K`` replaced by the
     checked expression ``expressions[K]``."""
     tree = ast.parse(source, filename)
 
@@ -119,7 +119,7 @@ def _function_code(source, expressions, filename):
 
 
 def tuple_function(compiled, bound, filename):
-    """Code of ``def __probe(__locals)`` giving the tuple of the values of ``compiled``."""
+    """Code of ``def __question(__locals)`` giving the tuple of the values of ``compiled``."""
     reads = sorted(names_of(compiled) & bound)
     lines = [f"def {_FUNCTION}(__locals):"]
     lines += [f"    {name} = __locals[{name!r}][0]" for name in reads]
@@ -129,7 +129,7 @@ def tuple_function(compiled, bound, filename):
 
 
 def watch_function(compiled, bound, filename):
-    """Code of ``def __probe(__all, __locals, __seen, __note)``, the pure builtin
+    """Code of ``def __question(__all, __locals, __seen, __note)``, the pure builtin
     names its watches read as globals and the number of locals it reads.
 
     It evaluates each watch ``compiled[K]`` that may have changed and calls

@@ -3,7 +3,7 @@
 // and the "model call K of N" status (docs/design.md, "Agent calls").
 // Loaded only when such a trace arrives. Data reaches the DOM through textContent.
 
-import { Calls, inputText } from "../model/conversation.js";
+import { Calls, inputText } from "../model/agent-calls.js";
 import { el } from "../page/dom.js";
 import { SEL } from "../selectors.js";
 
@@ -20,13 +20,13 @@ function setData(node, name, value) {
 }
 
 function loadStyle() {
-  const href = new URL("../../css/conversation.css", import.meta.url).href;
+  const href = new URL("../../css/agent.css", import.meta.url).href;
   if ([...document.styleSheets].some((s) => s.href === href)
-    || document.querySelector(SEL.stylesheet("conversation"))) return;
+    || document.querySelector(SEL.stylesheet("agent"))) return;
   const link = el("link");
   link.rel = "stylesheet";
   link.href = href;
-  link.dataset.loopstepStyle = "conversation";
+  link.dataset.loopstepStyle = "agent";
   document.head.append(link);
 }
 

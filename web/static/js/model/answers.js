@@ -1,6 +1,6 @@
-// Reading a trace's recorded answers (`trace.probes`, docs/design.md "Probes").
+// Reading a trace's recorded answers (`trace.probes`, docs/design.md "Questions and answers").
 //
-// Pure: no DOM. `probeIndex(trace)` (made once per trace) gives the watches' values
+// Pure: no DOM. `answerIndex(trace)` (made once per trace) gives the watches' values
 // in the frame of any step, whether the step changed them, the logpoint lines up to
 // a step and the breakpoints' errors.
 
@@ -8,10 +8,10 @@ import { lastAtOrBefore } from "./sorted.js";
 
 const made = new WeakMap();
 
-export function probeIndex(trace) {
+export function answerIndex(trace) {
   let found = made.get(trace);
   if (!found) {
-    found = new ProbeIndex(trace);
+    found = new AnswerIndex(trace);
     made.set(trace, found);
   }
   return found;
@@ -23,7 +23,7 @@ export function isError(value) {
     && typeof value.error === "string";
 }
 
-class ProbeIndex {
+class AnswerIndex {
   constructor(trace) {
     const p = trace.probes ?? {};
     this.trace = trace;

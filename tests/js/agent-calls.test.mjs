@@ -1,7 +1,7 @@
-// The conversation model (web/static/js/model/conversation.js) on packed "agent" data.
+// The conversation model (web/static/js/model/agent-calls.js) on packed "agent" data.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Calls, parts, inputText } from "../../web/static/js/model/conversation.js";
+import { Calls, parts, inputText } from "../../web/static/js/model/agent-calls.js";
 
 // Two conversations: the parent (0) calls at steps 2 and 20; a subagent (1, depth 1)
 // calls at 6 and 12 while the parent's tool runs. As runtime/agent_wire.py packs it.

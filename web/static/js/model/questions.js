@@ -1,7 +1,7 @@
 // The reader's questions for one block: breakpoint details (condition, hit count,
 // log message) by line, and watch expressions. Pure data, changed by named methods.
 //
-// `request(lines)` is what the recorder is asked (runtime/probes.py) for the set
+// `request(lines)` is what the recorder is asked (runtime/questions.py) for the set
 // breakpoint lines, or null when there is nothing to ask; `key(lines)` names it, so
 // a trace recorded with other questions is not reused. In the URL (url-state.js):
 //   c15=max_calls == 1   h11=2   l13=calls: {len(warnings)}   w=len(history)  (repeatable)
@@ -23,7 +23,7 @@ export function cleanSpec({ condition = "", hits = "", log = "" } = {}) {
   return Object.keys(spec).length ? spec : null;
 }
 
-export class ProbeState {
+export class Questions {
   constructor() {
     this.specs = new Map(); // line → {condition?, hits?, log?}
     this.watches = [];

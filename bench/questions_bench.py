@@ -1,4 +1,4 @@
-"""Probes and value history for bench/run.py (section "probes").
+"""Questions (breakpoint conditions, watches) and value history for bench/run.py (section "questions").
 
 1. Recording the million-statement lesson with 3 watch expressions and a conditional
    breakpoint vs without them, alternating in one bench worker (Pyodide, in headless
@@ -20,7 +20,7 @@ ROOT = HERE.parent
 LESSONS = HERE / "lessons"
 
 # count_up: 4 while i < rounds, 5 total += i, 6 i += 1 (lines of the displayed function)
-PROBES = {"watches": ["total", "i * 2", "len(str(total))"],
+QUESTIONS = {"watches": ["total", "i * 2", "len(str(total))"],
           "breakpoints": [{"line": 5, "condition": "i % 1000 == 999"}]}
 
 OPEN_HISTORY = """
@@ -61,13 +61,13 @@ def browser_records(pw, base: str, max_steps: int, rounds: int) -> dict:
         # one unmeasured recording of each first: the first run after the boot executes
         # on V8's baseline wasm code, before the hot functions are optimised
         page.evaluate(f"bench.ask({{type: 'record', maxSteps: {max_steps // 10}}})")
-        page.evaluate("(p) => bench.ask({type: 'record', maxSteps: %d, probes: p})"
-                      % (max_steps // 10), PROBES)
+        page.evaluate("(p) => bench.ask({type: 'record', maxSteps: %d, questions: p})"
+                      % (max_steps // 10), QUESTIONS)
         plain, probed = [], []
         for _ in range(rounds):
             plain.append(page.evaluate(f"bench.ask({{type: 'record', maxSteps: {max_steps}}})"))
-            probed.append(page.evaluate("(p) => bench.ask({type: 'record', maxSteps: %d, probes: p})"
-                                        % max_steps, PROBES))
+            probed.append(page.evaluate("(p) => bench.ask({type: 'record', maxSteps: %d, questions: p})"
+                                        % max_steps, QUESTIONS))
         page.close()
     speed = lambda r: r["steps"] / r["record_s"]  # noqa: E731
     return {"steps": plain[0]["steps"], "plain_steps_per_s": _summary([speed(r) for r in plain]),
@@ -80,10 +80,10 @@ def cpython_records(max_steps: int, rounds: int) -> dict:
     from runtime.recorder import record_packed
     plain, probed = [], []
     for _ in range(rounds):
-        for probes, out in ((None, plain), (PROBES, probed)):
+        for probes, out in ((None, plain), (QUESTIONS, probed)):
             t0 = time.perf_counter()
             text = record_packed("million", "count_up", "normal", roots=[LESSONS],
-                                 max_steps=max_steps, probes=probes)
+                                 max_steps=max_steps, questions=probes)
             out.append(json.loads(text)["count"] / (time.perf_counter() - t0))
     return {"plain_steps_per_s": _summary(plain), "probed_steps_per_s": _summary(probed),
             "ratio": _summary([b / a for a, b in zip(plain, probed)])}
@@ -116,7 +116,7 @@ def section(pw, base: str, max_steps: int, rounds: int) -> dict:
     return {"browser": browser_records(pw, base, max_steps, rounds),
             "cpython": cpython_records(min(max_steps, 300_000), rounds),
             "history": history_open(pw, base, 10 if rounds > 1 else 4),
-            "probes": PROBES}
+            "questions": QUESTIONS}
 
 
 def rows(p: dict | None) -> list[tuple[str, str, str, str]]:
@@ -140,7 +140,7 @@ def rows(p: dict | None) -> list[tuple[str, str, str, str]]:
     ]
 
 
-DESCRIPTION = """- **probes**: `bench/probes_bench.py`: the million-statement lesson recorded in the
+DESCRIPTION = """- **questions**: `bench/questions_bench.py`: the million-statement lesson recorded in the
   bench worker alternately without and with the watches `total`, `i * 2`,
   `len(str(total))` and a breakpoint on line 5 with the condition `i % 1000 == 999`
   (speeds as steps/s, the ratio per pair), and the same in this CPython on 300,000 steps;

@@ -2,7 +2,7 @@
 
 The same runtime code evaluates breakpoint conditions, hit counts, logpoints and
 watches in the browser worker; one Node process records every case of
-probe_cases.py with both backends, and each must hold the cases' facts and equal
+question_cases.py with both backends, and each must hold the cases' facts and equal
 this CPython's ``probes``.
 """
 
@@ -17,7 +17,7 @@ from runtime.recorder import record
 
 HERE = Path(__file__).parent
 
-_spec = importlib.util.spec_from_file_location("loopstep_probe_cases_n", HERE / "probe_cases.py")
+_spec = importlib.util.spec_from_file_location("loopstep_question_cases_n", HERE / "question_cases.py")
 cases = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(cases)
 NAMES = list(cases.CASES)
@@ -29,7 +29,7 @@ def pyodide(tmp_path_factory):
     files = {}
     for lesson in sorted({c[0] for c in cases.CASES.values()}):
         files.update({rel: str(path) for rel, path in load_lesson(lesson).files.items()})
-    runs = [{"lesson": lesson, "block": block, "scenario": scenario, "probes": probes,
+    runs = [{"lesson": lesson, "block": block, "scenario": scenario, "questions": probes,
              "backend": backend}
             for backend in BACKENDS for lesson, block, scenario, probes in cases.CASES.values()]
     traces = record_in_pyodide(tmp_path_factory.mktemp("probes"), files, runs,

@@ -1,8 +1,8 @@
 """Questions asked of a recording: breakpoint conditions and hit counts, logpoints, watches.
 
-``Probes(spec)`` compiles the reader's expressions once (expressions.py); the
+``Questions(spec)`` compiles the reader's expressions once (expressions.py); the
 TraceBuilder calls ``step`` after each step it records, in the frame of that
-step, and ``result()`` is the trace's ``probes`` key (docs/design.md, "Probes"):
+step, and ``result()`` is the trace's ``probes`` key (docs/design.md, "Questions and answers"):
 
 - a breakpoint with a condition, a hit count or a log message is tested at each
   "line" step whose statement holds its line (a statement of the displayed
@@ -17,17 +17,17 @@ An expression that raises (or is refused) never breaks the run: a condition or
 log part that raised counts as false / shows ``<error>``, and its first error
 text is kept on the breakpoint; a watch's error text is its value. Evaluation is
 a call of a function made for the expressions and the frame's current set of
-local names (probe_code.py): it reads the locals from the recorder's ``prev`` of
+local names (question_code.py): it reads the locals from the recorder's ``prev`` of
 the step instead of ``frame.f_locals``, binds nothing in the frame, skips a watch
 whose value cannot have changed, and writes into a sink instead of the program's
-output, so the run's output and result are the same as without probes.
+output, so the run's output and result are the same as without questions.
 """
 
 import reprlib
 import sys
 
 from .expressions import Refused, error_text, template_parts
-from .probe_code import Failed, Frame, compile_group
+from .question_code import Failed, Frame, compile_group
 from .steps import _OWN_LINE
 from .values import MAX_CHARS
 from .watches import Watches
@@ -98,18 +98,18 @@ class Breakpoint:
                 "hits": self.hits, "log": self.log, "steps": self.steps, "error": self.error}
 
 
-class Probes:
-    """Compiled probes of one recording; ``step`` is called by the TraceBuilder."""
+class Questions:
+    """Compiled questions of one recording; ``step`` is called by the TraceBuilder."""
 
     def __init__(self, spec, line_count, output=None):
         if not isinstance(spec, dict):
-            raise ValueError("probes must be an object with breakpoints and watches")
+            raise ValueError("questions must be an object with breakpoints and watches")
         self.output = output   # the recorder's Output (its ``muted`` is set while evaluating)
         bps = spec.get("breakpoints") or []
         watches = spec.get("watches") or []
         if not isinstance(bps, list) or not isinstance(watches, list) \
                 or not all(isinstance(w, str) and w.strip() for w in watches):
-            raise ValueError("probes: breakpoints must be a list, watches a list of texts")
+            raise ValueError("questions: breakpoints must be a list, watches a list of texts")
         self.breakpoints = [Breakpoint(k, b, line_count) for k, b in enumerate(bps)]
         self.watches = Watches(watches) if watches else None
         self.by_span = {}
@@ -147,10 +147,10 @@ class Probes:
                 bps = self._breakpoints_of(span)
         watches = self.watches
         if bps or watches is not None:
-            entry = state.probe
+            entry = state.questions
             if entry is None or entry.prev is not state.prev:
                 # the recorder makes a new ``prev`` whenever a name is bound or unbound
-                entry = state.probe = Frame(state.prev, frame.f_globals, entry)
+                entry = state.questions = Frame(state.prev, frame.f_globals, entry)
             # what an evaluation writes is dropped: the program's output muted while it
             # is sys.stdout and sys.stderr (as the recorder sets them), else swapped out
             out = self.output

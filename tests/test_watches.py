@@ -1,5 +1,5 @@
 """Watches against the locals: a watch skipped while its inputs cannot have changed
-(runtime/probe_code.py) still shows what evaluating it at every step would show."""
+(runtime/question_code.py) still shows what evaluating it at every step would show."""
 
 from pathlib import Path
 
@@ -7,7 +7,7 @@ import pytest
 
 from runtime.catalog import load_lessons
 from runtime.recorder import record
-from test_probes import cases, recorder_tests   # probe_cases.py and test_recorder.py, loaded
+from test_questions import cases, recorder_tests   # question_cases.py and test_recorder.py, loaded
 
 HERE = Path(__file__).parent
 CORPUS = HERE / "oracle_lessons"
@@ -36,7 +36,7 @@ def test_a_bare_name_watch_is_the_local_at_every_step(lesson, block, scenario):
                     if not name.startswith("__")})   # refused in an expression
     if not names:
         names = ["len"]
-    probed = record(lesson, block, scenario, roots=[CORPUS], probes={"watches": names})
+    probed = record(lesson, block, scenario, roots=[CORPUS], questions={"watches": names})
     assert {k: v for k, v in probed.items() if k != "probes"} == plain
     watched = cases.watch_values(probed)
     compared = 0
@@ -78,7 +78,7 @@ def test_a_watch_follows_what_changes_outside_its_locals(tmp_path):
     by a global all show at the next step, though the frame's own bindings stayed."""
     root = recorder_tests.write_lesson(tmp_path, CHANGES)
     trace = record("t", "counting", "normal", roots=[root],
-                   probes={"watches": ["COUNT", "len(items)", "len(word)", "word.upper()"]})
+                   questions={"watches": ["COUNT", "len(items)", "len(word)", "word.upper()"]})
     values = cases.watch_values(trace)
     main = [n for n, s in enumerate(trace["steps"]) if s["fn"] == "counting"]
     seen = [[] for _ in range(4)]

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from runtime import expressions
-from runtime.probe_code import tuple_function
+from runtime.question_code import tuple_function
 from runtime.recorder import record, record_packed
 from runtime.wire import unpack
 
@@ -16,7 +16,7 @@ HERE = Path(__file__).parent
 
 
 def evaluate(text, scope):
-    """``text`` evaluated as probes.py does, with ``scope`` as the frame's locals."""
+    """``text`` evaluated as questions.py does, with ``scope`` as the frame's locals."""
     code = tuple_function([expressions.compile_expression(text)], frozenset(scope), "<test>")
     function = types.FunctionType(code, {"__builtins__": builtins})
     return function({name: (value, None) for name, value in scope.items()})[0]
@@ -29,14 +29,14 @@ def _load(name, file):
     return module
 
 
-cases = _load("loopstep_probe_cases", "probe_cases.py")
+cases = _load("loopstep_question_cases", "question_cases.py")
 recorder_tests = _load("loopstep_recorder_tests_p", "test_recorder.py")
 
 
 @pytest.mark.parametrize("name", list(cases.CASES))
 def test_case(name):
     lesson, block, scenario, probes = cases.CASES[name]
-    trace = record(lesson, block, scenario, probes=probes)
+    trace = record(lesson, block, scenario, questions=probes)
     cases.check(name, trace)
 
 
@@ -45,19 +45,19 @@ def test_probes_change_nothing_else(name):
     """The run with probes is the run without them, plus the ``probes`` key."""
     lesson, block, scenario, probes = cases.CASES[name]
     plain = record(lesson, block, scenario)
-    probed = record(lesson, block, scenario, probes=probes)
+    probed = record(lesson, block, scenario, questions=probes)
     assert "probes" not in plain
     assert {k: v for k, v in probed.items() if k != "probes"} == plain
 
 
 def test_packed_form_carries_probes():
     lesson, block, scenario, probes = cases.CASES["watches"]
-    assert unpack(record_packed(lesson, block, scenario, probes=probes)) == \
-        record(lesson, block, scenario, probes=probes)
+    assert unpack(record_packed(lesson, block, scenario, questions=probes)) == \
+        record(lesson, block, scenario, questions=probes)
 
 
 def test_watch_stores_only_changes():
-    trace = record("s06", "run_subagent", "normal", probes={"watches": ["task"]})
+    trace = record("s06", "run_subagent", "normal", questions={"watches": ["task"]})
     flat = trace["probes"]["watch"]
     frames = {s["frame"] for s in trace["steps"]}
     entries = 0
@@ -100,7 +100,7 @@ def test_template_parts():
 
 def test_bad_template_is_an_error_not_a_failure():
     trace = record("s06", "run_subagent", "normal",
-                   probes={"breakpoints": [{"line": 13, "log": "oops {len(warnings)"}]})
+                   questions={"breakpoints": [{"line": 13, "log": "oops {len(warnings)"}]})
     bp = trace["probes"]["breakpoints"][0]
     assert bp["error"].startswith("not evaluated: a '{' without")
     assert trace["probes"]["log"][2::3] == [f"<{bp['error']}>"] * 2
@@ -111,11 +111,11 @@ def test_bad_template_is_an_error_not_a_failure():
     ({"breakpoints": [{"line": 3, "hits": 0}]}, "hit count must be a positive integer"),
     ({"breakpoints": [{"line": 3, "condition": 5}]}, "condition must be text"),
     ({"watches": [""]}, "watches a list of texts"),
-    ([1], "probes must be an object"),
+    ([1], "questions must be an object"),
 ])
 def test_bad_probes_are_clear_errors(probes, message):
     with pytest.raises(ValueError, match=message):
-        record("s06", "run_subagent", "normal", probes=probes)
+        record("s06", "run_subagent", "normal", questions=probes)
 
 
 PRINTS = '''\
@@ -137,7 +137,7 @@ def test_evaluation_never_reaches_the_output(tmp_path):
     probes = {"watches": ["item", "repr(item)"],
               "breakpoints": [{"line": 3, "log": "item is {item}"}]}
     plain = record("t", "noisy", "normal", roots=[root])
-    probed = record("t", "noisy", "normal", roots=[root], probes=probes)
+    probed = record("t", "noisy", "normal", roots=[root], questions=probes)
     assert probed["stdout"] == plain["stdout"]
     assert "program\n" in plain["stdout"]
     assert probed["probes"]["log"][2::3] == ["item is Loud()"]
