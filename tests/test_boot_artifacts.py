@@ -2,6 +2,7 @@
 the vendored Pyodide. It is built by scripts/build_boot.sh; this test does not build it."""
 import gzip
 import hashlib
+import importlib.util
 import io
 import json
 import re
@@ -15,6 +16,11 @@ import brotli
 import pytest
 
 from web import assets, page_data
+
+_spec = importlib.util.spec_from_file_location(
+    "loopstep_formats_b", Path(__file__).parent / "fixtures" / "formats.py")
+formats = importlib.util.module_from_spec(_spec)   # the zero-run form (tests/fixtures/zero_runs.json)
+_spec.loader.exec_module(formats)
 
 BOOT_DIR = assets.VENDOR_DIR / f"loopstep-boot-{assets.PYODIDE_VERSION}"
 FILES = ("boot.json", "empty.zip", "python_stdlib.zip", "snapshot.bin")
@@ -90,23 +96,9 @@ def test_the_snapshot_holds_the_current_recorder(manifest):
     assert recorder["modules"] == json.loads(imported)
 
 
-def expand_zero_runs(packed: bytes) -> bytes:
-    """The packed form of web/static/js/boot/snapshot-delta.js, laid out again."""
-    magic, total, count = struct.unpack_from("<4sII", packed)
-    assert magic == b"LSZR"
-    out = bytearray(total)
-    at = 12 + 8 * count
-    for i in range(count):
-        offset, length = struct.unpack_from("<II", packed, 12 + 8 * i)
-        out[offset:offset + length] = packed[at:at + length]
-        at += length
-    assert at == len(packed)
-    return bytes(out)
-
-
 def stored_memory() -> bytes:
     """snapshot.bin with its zero runs expanded: the snapshot XOR the wasm's data."""
-    return expand_zero_runs((BOOT_DIR / "snapshot.bin").read_bytes())
+    return formats.expand_zero_runs((BOOT_DIR / "snapshot.bin").read_bytes())
 
 
 def test_snapshot_is_stored_as_a_delta_against_the_wasm_without_its_zero_runs(manifest):

@@ -1,0 +1,68 @@
+// The page's readers against the conformance fixtures that Python writes
+// (tests/fixtures/formats.py; tests/test_formats.py checks they are current).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { fromPacked } from "../../web/static/js/model/trace.js";
+import { Calls } from "../../web/static/js/model/agent-calls.js";
+import { answerIndex } from "../../web/static/js/model/answers.js";
+import { packZeroRuns, expandZeroRuns } from "../../web/static/js/boot/snapshot-delta.js";
+
+const fixture = (name) => JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), "utf8"));
+const bytes = (b64) => new Uint8Array(Buffer.from(b64, "base64"));
+
+/** Step i of the dict form with the reader's defaults filled in (docs/design.md). */
+function full(step, i, steps) {
+  const out = { ...step, end: step.end ?? step.line, set: step.set ?? {}, stack: step.stack ?? 0 };
+  if (!("out" in step)) {
+    let k = i;
+    while (k >= 0 && !("out" in steps[k])) k--;
+    out.out = k >= 0 ? steps[k].out : 0;
+  }
+  return out;
+}
+
+for (const { run, trace, packed } of fixture("packed_trace.json")) {
+  test(`trace.js reads the packed trace of ${run} as its dict form`, () => {
+    const t = fromPacked(packed);
+    assert.equal(t.count, trace.steps.length);
+    trace.steps.forEach((step, i) => assert.deepEqual(t.at(i), full(step, i, trace.steps), `step ${i}`));
+    for (const key of ["stdout", "stacks", "status", "error", "result"]) assert.deepEqual(t[key], trace[key], key);
+  });
+}
+
+test("agent-calls.js reads the packed agent calls as their dict form", () => {
+  const { agent, packed } = fixture("agent_calls.json");
+  const calls = new Calls(packed);
+  assert.ok(agent.calls.length >= 2);
+  assert.equal(calls.count, agent.calls.length);
+  agent.calls.forEach((call, k) => {
+    assert.deepEqual(calls.ids(k), call.messages, `call ${k}`);
+    assert.equal(calls.at(call.step), agent.calls.findLastIndex((c) => c.step <= call.step));
+    const c = calls.calls[k];
+    assert.deepEqual([c.conversation, c.step, c.ret, c.stop, c.response, c.error],
+      [call.conversation, call.step, call.ret, call.stop_reason, call.response, call.error]);
+  });
+  assert.deepEqual(calls.conversations, agent.conversations.map(({ depth, parent }) => ({ depth, parent })));
+  assert.deepEqual(calls.tools, agent.tools.map((t) => ({ ...t, error: Boolean(t.error) })));
+  assert.deepEqual(calls.pool, agent.messages);
+});
+
+test("answers.js folds the watch column as the recorder meant it", () => {
+  const { packed, values } = fixture("watch_column.json");
+  const t = fromPacked(packed);
+  const answers = answerIndex(t);
+  assert.equal(values.length, t.count);
+  values.forEach((expected, i) => {
+    assert.deepEqual(answers.watchesAt(i).map((w) => w.value ?? null), expected, `step ${i}`);
+  });
+});
+
+for (const { name, total, pieces, packed } of fixture("zero_runs.json")) {
+  test(`snapshot-delta.js packs and expands zero runs as specified: ${name}`, () => {
+    const data = new Uint8Array(total);
+    for (const [offset, piece] of pieces) data.set(bytes(piece), offset);
+    assert.deepEqual(packZeroRuns(data), bytes(packed));
+    assert.deepEqual(expandZeroRuns(bytes(packed)), data);
+  });
+}
