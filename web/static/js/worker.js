@@ -212,12 +212,16 @@ if SYS_PATH not in sys.path:
 from runtime import recorder
 
 def _loopstep_stale(compiled):
-    """The precompiled modules that were not compiled from the source beside them."""
-    import _imp, importlib.util
+    """The precompiled modules that were not compiled from the source beside them (or
+    have none: a module renamed or removed since, which Python never imports)."""
+    import _imp, importlib.util, os
     key = int.from_bytes(importlib.util.MAGIC_NUMBER, "little")
     stale = []
     for path in compiled:
         source = importlib.util.source_from_cache(path)
+        if not os.path.exists(source):
+            stale.append(source)
+            continue
         with open(path, "rb") as pyc, open(source, "rb") as text:
             if pyc.read(16)[8:] != _imp.source_hash(key, text.read()):
                 stale.append(source)
