@@ -45,6 +45,6 @@ def test_same_answers_as_cpython(pyodide, name, backend):
     assert trace["backend"] == backend
     cases.check(name, trace)
     lesson, block, scenario, probes = cases.CASES[name]
-    cpython = record(lesson, block, scenario, probes=probes)
+    cpython = record(lesson, block, scenario, questions=probes)
     assert cases.portable(trace) == cases.portable(cpython)
     assert trace["stdout"] == cpython["stdout"] and trace["result"] == cpython["result"]

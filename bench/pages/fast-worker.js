@@ -4,6 +4,7 @@
 // without the recorder) for bench/run.py.
 import { bootPyodide } from "/static/js/boot/boot.js";
 import { unbundle } from "/static/js/boot/pyc-bundle.js";
+import { settleRecorder } from "/static/js/boot/snapshot-runtime.js";
 
 performance.mark("loopstep:worker:evaluated");
 const config = await (await fetch("/bench/config.json")).json();
@@ -16,7 +17,7 @@ const params = new URL(self.location.href).searchParams;
 const snapshot = { 0: false, 1: true }[params.get("snapshot")];
 // ?early=0: Pyodide compiles the wasm itself, when it loads (boot.js `early`)
 const early = params.get("early") !== "0";
-const { pyodide, path, fallbacks, warmUp } = await bootPyodide(module, {
+const { pyodide, path, fallbacks, warmUp, recorder: snapshotRecorder } = await bootPyodide(module, {
   indexURL, bootURL, early, ...(snapshot === undefined ? {} : { snapshot }), packages: [], stdout: () => {}, stderr: () => {},
 });
 performance.mark("loopstep:worker:pyodide-booted");
@@ -35,6 +36,10 @@ for (const { path, bytes } of unbundle(compiled)) {
   pyodide.FS.writeFile(target, bytes);
 }
 performance.mark("loopstep:worker:files-written");
+// the snapshot's recorder only if it is the one served, as the page's worker decides
+const encoder = new TextEncoder();
+const served = config.files.map((f, i) => ({ path: f.path.slice("/loopstep/".length), bytes: encoder.encode(texts[i]) }));
+await settleRecorder(pyodide, snapshotRecorder, served, "/loopstep");
 const helpers = pyodide.runPython(`
 import gc, io, json, sys, time
 sys.path.insert(0, "/loopstep")
