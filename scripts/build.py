@@ -43,6 +43,8 @@ BUILD_SCRIPTS = ("build.py", "build_boot.mjs", "build_boot.py", "build_runtime_p
                  "precompress.mjs")
 # the lessons recorded to choose the trimmed standard library (scripts/build_boot.mjs)
 LESSON_FOLDERS = (ROOT / "runtime" / "lessons", ROOT / "stubs", ROOT / "bench" / "lessons")
+# the snapshot's stored form, shared with the page (build_boot.mjs imports it)
+SNAPSHOT_DELTA = assets.STATIC_DIR / "js" / "snapshot-delta.js"
 
 
 def _files_under(folder: Path, suffixes: tuple[str, ...]) -> list[Path]:
@@ -58,8 +60,7 @@ def inputs() -> list[Path]:
     for folder in LESSON_FOLDERS:
         found += _files_under(folder, (".py", ".toml"))
     found += [SCRIPTS / name for name in BUILD_SCRIPTS]
-    # the snapshot's stored form (build_boot.mjs imports it) and the module list's source
-    found += [assets.STATIC_DIR / "js" / "snapshot-delta.js", Path(bundles.__file__)]
+    found += [SNAPSHOT_DELTA, Path(bundles.__file__)]   # and the module list's source
     return sorted(set(found))
 
 
@@ -129,6 +130,7 @@ def config() -> dict:
         "pycFile": str(assets.RUNTIME_PYC),
         "runtimeDir": str(bundles.RUNTIME_DIR),
         "runtimeModules": bundles.runtime_modules(),
+        "snapshotDelta": str(SNAPSHOT_DELTA),
     }
 
 

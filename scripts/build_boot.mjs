@@ -13,7 +13,8 @@
 //
 //   node scripts/build_boot.mjs --config CONFIG.json [--out DIR] [--no-snapshot]
 // CONFIG.json (written by scripts/build.py, `make build`): {"version", "python",
-// "pyodideDir", "bootDir", "runtimeDir", "runtimeModules": [paths relative to runtimeDir]}
+// "pyodideDir", "bootDir", "runtimeDir", "runtimeModules": [paths relative to runtimeDir],
+// "snapshotDelta": the page's module that stores the snapshot (web/static/js/snapshot-delta.js)}
 // (internal: node scripts/build_boot.mjs --snapshot-child CONFIG.json ZIP MODULES.json OUT)
 import { createHash } from "node:crypto";
 import { spawnSync } from "node:child_process";
@@ -45,7 +46,7 @@ const WORKER_ROOT = "/loopstep";
 const RECORDER = "runtime.recorder";
 const quiet = { stdout: () => {}, stderr: () => {} };
 const { packZeroRuns, xorDataSegments } = await import(
-  pathToFileURL(path.join(ROOT, "web", "static", "js", "snapshot-delta.js")).href);
+  pathToFileURL(CONFIG.snapshotDelta).href);
 // An empty zip: only the end-of-central-directory record.
 const EMPTY_ZIP = Uint8Array.from([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)]);
 

@@ -11,7 +11,7 @@
 # otherwise fails with what to do.
 set -euo pipefail
 MAJOR=20
-cache=${LOOPSTEP_NODE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/loopstep/node}
+cache=${LOOPSTEP_NODE_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/loopstep/node}
 
 # the major version of the node at $1, or nothing when it does not run
 major() { "$1" --version 2>/dev/null | sed -n 's/^v\([0-9][0-9]*\)\..*/\1/p' | head -n1; }
