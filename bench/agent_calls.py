@@ -24,7 +24,8 @@ import measures
 HERE = Path(__file__).parent
 ROOT = HERE.parent
 LESSONS = HERE / "lessons"
-INDEX = ROOT / "web" / "vendor" / "pyodide-314.0.8"
+sys.path.insert(0, str(ROOT))
+from web.assets import PYODIDE_DIR as INDEX  # noqa: E402
 RUNS = {"million": ("million", "count_up", "normal", 1_100_000),
         "thousand": ("agent", "run_agent", "thousand", 100_000)}
 

@@ -1,7 +1,7 @@
 """Browser measurements for bench/run.py: boot A/B (cold, warm), bytes, long traces.
 
 Pages (bench/pages/, served by bench/serve.py next to the real app):
-  /bench/stock.html       a bare page whose module worker only boots stock Pyodide 314.0.8
+  /bench/stock.html       a bare page whose module worker only boots the vendored Pyodide stock
   /bench/fast.html        a page whose worker boots via web/static/js/boot/boot.js and is ready
                           when runtime.recorder is imported (what the debugger needs)
   /bench/fast-hints.html  the same with <link rel=preload> hints in the document

@@ -93,6 +93,9 @@ def load_run(port: int, paths: list[str], seconds: int, connections: int = 100) 
 
 
 def machine(chromium: str) -> dict:
+    sys.path.insert(0, str(ROOT))
+    from web import assets
+
     def run(*cmd):
         try:
             return subprocess.run(cmd, capture_output=True, text=True, timeout=30).stdout.strip()
@@ -107,7 +110,7 @@ def machine(chromium: str) -> dict:
             "os": platform.platform(), "chromium": (chromium_version or "").splitlines()[0]
             if chromium_version else None,
             "python": platform.python_version(), "node": run("node", "--version"),
-            "pyodide": "314.0.8 (CPython 3.14.2)"}
+            "pyodide": f"{assets.PYODIDE_VERSION} (CPython {assets.PYODIDE_PYTHON})"}
 
 
 def align_bench(rounds: int) -> dict:

@@ -212,10 +212,10 @@ Node {m['node']}; Pyodide {m['pyodide']}.
 
 - **boot**: milliseconds from navigation start to the worker's "ready" message, in
   headless Chromium against the real server on 127.0.0.1. *Stock* is a bare page whose
-  module worker only runs `loadPyodide` from `/vendor/pyodide-314.0.8/`. *boot.js* is a
+  module worker only runs `loadPyodide` from `/vendor/pyodide-<version>/`. *boot.js* is a
   page whose module worker boots through `web/static/js/boot/boot.js` (default: the memory
   snapshot, stored as a delta against the wasm's data segments, with the trimmed `.pyc`
-  standard library from `/vendor/loopstep-boot-314.0.8/` loaded on first need), writes the
+  standard library from `/vendor/loopstep-boot-<version>/` loaded on first need), writes the
   recorder and lesson files and imports `runtime.recorder`, i.e. it is ready to record.
   *Cold*: a fresh browser profile for every load. *Warm*: a reader's second visit, the
   load after a first, unmeasured one in a fresh profile and browser.

@@ -6,7 +6,7 @@ Starts the real server (bench/serve.py: `server.main(["serve", ...])` plus the b
 pages) and headless Chromium (LOOPSTEP_CHROMIUM or /usr/bin/chromium), then measures,
 alternating A/B, medians with min/max:
   1. boot: bench page via web/static/js/boot/boot.js (ready = runtime.recorder imported) vs a
-     bare page that only boots the stock Pyodide 314.0.8 in a module worker; cold
+     bare page that only boots the vendored Pyodide stock in a module worker; cold
      (fresh profile per load) and warm (a fresh profile's second load);
   2. long traces: the bench/lessons/million block (1,000,000 statements) recorded in the
      worker: steps/s, JSON bytes/step, wasm heap growth/step;
@@ -48,8 +48,11 @@ import measures  # noqa: E402
 import questions_bench  # noqa: E402
 import report  # noqa: E402
 
+sys.path.insert(0, str(ROOT))
+from web.assets import PYODIDE_URL  # noqa: E402
+
 LOAD_PATHS = ["/lessons/s06", "/api/lessons/s06/blocks/run_subagent/presets/normal",
-              "/vendor/pyodide-314.0.8/pyodide.asm.wasm"]
+              PYODIDE_URL + "pyodide.asm.wasm"]
 FULL_STEPS = 1_100_000
 SECTIONS = ("boot", "breakdown", "trace", "cpython", "load", "ui", "align", "caps", "replay",
             "questions", "agent")

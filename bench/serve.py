@@ -4,7 +4,8 @@
 
 Everything is `server.main(["serve", ...])` unchanged (same app, headers, static and
 vendor routes, uvicorn); only GET /bench/{name} is added, answering the files of
-bench/pages/ and /bench/config.json (the engine and lesson files the bench worker writes).
+bench/pages/ (with {{PYODIDE_URL}} and {{BOOT_URL}} filled in: the vendored Pyodide's
+folders) and /bench/config.json (the engine and lesson files the bench worker writes).
 """
 from __future__ import annotations
 
@@ -17,21 +18,30 @@ sys.path.insert(0, str(ROOT))
 
 import server  # noqa: E402
 from fastapi import HTTPException  # noqa: E402
-from fastapi.responses import FileResponse  # noqa: E402
-from web import assets, page_data  # noqa: E402
+from fastapi.responses import Response  # noqa: E402
+from web import assets, bundles  # noqa: E402
 
 PAGES = HERE / "pages"
 LESSON = "million"
+BOOT_URL = f"/vendor/{assets.BOOT_DIR.name}/"
+FOLDERS = {"{{PYODIDE_URL}}": assets.PYODIDE_URL, "{{BOOT_URL}}": BOOT_URL}
+
+
+def page_file(path: Path) -> bytes:
+    data = path.read_bytes()
+    for mark, url in FOLDERS.items():
+        data = data.replace(mark.encode(), url.encode())
+    return data
 
 
 def bench_config(app) -> dict:
     lesson = app.state.lessons[LESSON]
-    files = [{"url": f"/py/runtime/{name}", "path": f"/loopstep/runtime/{name}"}
-             for name in page_data.engine_files()]
+    files = [{"url": f"/py/runtime/{rel}", "path": f"/loopstep/runtime/{rel}"}
+             for rel in bundles.runtime_modules()]
     files += [{"url": f"/py/lessons/{rel}", "path": f"/loopstep/lessons/{rel}"}
               for rel in sorted(lesson.files)]
     return {"indexURL": assets.PYODIDE_URL,
-            "bootURL": f"/vendor/loopstep-boot-{assets.PYODIDE_VERSION}/",
+            "bootURL": BOOT_URL,
             "files": files, "compiled": f"/static/pyc/{assets.RUNTIME_PYC.name}",
             "lesson": LESSON, "block": lesson.blocks[0].symbol,
             "scenario": lesson.blocks[0].presets[0], "roots": ["/loopstep/lessons"]}
@@ -48,8 +58,8 @@ def with_bench_pages(create_app):
                 return bench_config(app)
             if name not in known:
                 raise HTTPException(404, f"not found: {name}")
-            return FileResponse(known[name], media_type=assets.content_type(known[name]),
-                                headers={"Cache-Control": assets.REVALIDATE})
+            return Response(page_file(known[name]), media_type=assets.content_type(known[name]),
+                            headers={"Cache-Control": assets.REVALIDATE})
 
         app.add_api_route("/bench/{name}", bench_file, methods=["GET"])
         return app

@@ -1,4 +1,4 @@
-// Build web/vendor/loopstep-boot-314.0.8/ with the vendored Pyodide itself:
+// Build the fast boot set (web/vendor/loopstep-boot-<version>/) with the vendored Pyodide itself:
 //   python_stdlib.zip  the standard library trimmed to what the lessons and the recorder
 //                      import (plus a margin), precompiled to .pyc by Pyodide's CPython
 //   snapshot.bin       a memory snapshot of a booted Pyodide with those modules and the
@@ -11,8 +11,11 @@
 //   boot.json          versions and sha256 of everything the fast path must match
 //   *.br, *.gz, SHA256SUMS
 //
-//   node scripts/build_boot.mjs [--out DIR] [--no-snapshot]
-// (internal: node scripts/build_boot.mjs --snapshot-child ZIP MODULES.json OUT)
+//   node scripts/build_boot.mjs --config CONFIG.json [--out DIR] [--no-snapshot]
+// CONFIG.json (written by scripts/build.py, `make build`): {"version", "python",
+// "pyodideDir", "bootDir", "runtimeDir", "runtimeModules": [paths relative to runtimeDir],
+// "snapshotDelta": the page's module that stores the snapshot (web/static/js/snapshot-delta.js)}
+// (internal: node scripts/build_boot.mjs --snapshot-child CONFIG.json ZIP MODULES.json OUT)
 import { createHash } from "node:crypto";
 import { spawnSync } from "node:child_process";
 import {
@@ -21,10 +24,16 @@ import {
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-const VERSION = "314.0.8";
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.dirname(HERE);
-const INDEX = path.join(ROOT, "web", "vendor", `pyodide-${VERSION}`) + "/";
+const configAt = process.argv.indexOf(process.argv[2] === "--snapshot-child" ? "--snapshot-child" : "--config") + 1;
+if (configAt === 0 || !process.argv[configAt]) {
+  console.error("usage: node scripts/build_boot.mjs --config CONFIG.json [--out DIR] [--no-snapshot]");
+  process.exit(2);
+}
+const CONFIG_PATH = process.argv[configAt];
+const CONFIG = JSON.parse(readFileSync(CONFIG_PATH, "utf8"));
+const INDEX = CONFIG.pyodideDir.replace(/\/?$/, "/");
 // Lessons roots used together: the bundled lessons, then the benchmark lesson.
 const LESSON_ROOTS = [
   [path.join(ROOT, "runtime", "lessons"), path.join(ROOT, "stubs")],
@@ -32,12 +41,12 @@ const LESSON_ROOTS = [
 ];
 // The recorder, imported into the snapshot from the folder the worker puts it in
 // (web/page_data.py WORKER_ROOT); boot.json lists the sources it was imported from.
-const RUNTIME = path.join(ROOT, "runtime");
+const RUNTIME = CONFIG.runtimeDir;
 const WORKER_ROOT = "/loopstep";
 const RECORDER = "runtime.recorder";
 const quiet = { stdout: () => {}, stderr: () => {} };
 const { packZeroRuns, xorDataSegments } = await import(
-  pathToFileURL(path.join(ROOT, "web", "static", "js", "boot", "snapshot-delta.js")).href);
+  pathToFileURL(CONFIG.snapshotDelta).href);
 // An empty zip: only the end-of-central-directory record.
 const EMPTY_ZIP = Uint8Array.from([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)]);
 
@@ -77,8 +86,7 @@ function helper(pyodide) {
 async function trimmedStdlib() {
   const pyodide = await load();
   const build = helper(pyodide);
-  copyTree(pyodide, RUNTIME, `${WORKER_ROOT}/runtime`,
-    (name) => name.endsWith(".py"));
+  writeRuntime(pyodide);
   const roots = LESSON_ROOTS.map((group, i) => group.map((root, j) => {
     copyTree(pyodide, root, `/loopstep/roots/${i}-${j}`, (n) => /\.(py|toml)$/.test(n));
     return `/loopstep/roots/${i}-${j}`;
@@ -118,10 +126,7 @@ async function snapshotChild(zipPath, modulesPath, outPath) {
   const pyodide = await load({ stdLibURL: zipPath, _makeSnapshot: true });
   const build = helper(pyodide);
   const failed = JSON.parse(build.preimport(readFileSync(modulesPath, "utf8")));
-  pyodide.FS.mkdirTree(`${WORKER_ROOT}/runtime`);
-  for (const name of runtimeSources()) {
-    pyodide.FS.writeFile(`${WORKER_ROOT}/runtime/${name}`, readFileSync(path.join(RUNTIME, name)));
-  }
+  writeRuntime(pyodide);
   const modules = JSON.parse(build.preload_runtime(WORKER_ROOT, RECORDER));
   build.destroy();
   pyodide.runPython("import sys; sys.path.remove('/build'); sys.modules.pop('build_boot')");
@@ -164,9 +169,18 @@ function zeroUnused(M) {
   return { freeChunks: zeroed, stack: current - end };
 }
 
-/** The recorder's modules, as the worker lays them out (web/page_data.py engine_files). */
+/** The recorder's modules, as the worker lays them out (web/bundles.py runtime_modules,
+ * handed over in the config). */
 function runtimeSources() {
-  return readdirSync(RUNTIME).filter((name) => name.endsWith(".py")).sort();
+  return CONFIG.runtimeModules;
+}
+
+function writeRuntime(pyodide) {
+  for (const name of runtimeSources()) {
+    const target = `${WORKER_ROOT}/runtime/${name}`;
+    pyodide.FS.mkdirTree(target.slice(0, target.lastIndexOf("/")));
+    pyodide.FS.writeFile(target, readFileSync(path.join(RUNTIME, name)));
+  }
 }
 
 function precompress(dir, names) {
@@ -176,10 +190,11 @@ function precompress(dir, names) {
 }
 
 async function main(argv) {
-  let dest = path.join(ROOT, "web", "vendor", `loopstep-boot-${VERSION}`);
+  let dest = CONFIG.bootDir;
   let withSnapshot = true;
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === "--out") dest = path.resolve(argv[++i]);
+    if (argv[i] === "--config") i++;
+    else if (argv[i] === "--out") dest = path.resolve(argv[++i]);
     else if (argv[i] === "--no-snapshot") withSnapshot = false;
     else throw new Error(`unknown argument ${argv[i]}`);
   }
@@ -198,7 +213,7 @@ async function main(argv) {
     const modulesPath = path.join(out, ".modules.json");
     writeFileSync(modulesPath, JSON.stringify(modules));
     const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--snapshot-child",
-      path.join(out, "python_stdlib.zip"), modulesPath, path.join(out, "snapshot.bin")],
+      CONFIG_PATH, path.join(out, "python_stdlib.zip"), modulesPath, path.join(out, "snapshot.bin")],
       { encoding: "utf8", maxBuffer: 1 << 24 });
     rmSync(modulesPath);
     if (child.status !== 0) throw new Error(`snapshot failed:\n${child.stderr}`);
@@ -222,8 +237,8 @@ async function main(argv) {
   const stockZip = readFileSync(INDEX + "python_stdlib.zip");
   const boot = {
     format: 1,
-    pyodide: VERSION,
-    python: "3.14.2",
+    pyodide: CONFIG.version,
+    python: CONFIG.python,
     wasmSha256: sha256(wasm),
     stockStdlibSha256: sha256(stockZip),
     stdlib: { file: "python_stdlib.zip", size: zip.length, sha256: sha256(zip),
@@ -250,7 +265,7 @@ async function main(argv) {
 }
 
 try {
-  if (process.argv[2] === "--snapshot-child") await snapshotChild(...process.argv.slice(3, 6));
+  if (process.argv[2] === "--snapshot-child") await snapshotChild(...process.argv.slice(4, 7));
   else await main(process.argv.slice(2));
 } catch (error) {
   console.error(`build_boot: ${error && error.message ? error.message : error}`);

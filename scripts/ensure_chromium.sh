@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Make sure the browser tests have a Chromium (and Node.js for the JS unit tests).
+# Make sure the browser tests have a Chromium (Node.js is scripts/ensure_node.sh's).
 # Prints the Chromium path. Order: $LOOPSTEP_CHROMIUM, /usr/bin/chromium, then on
 # Debian as root `apt-get install -y chromium`; otherwise fail with what to do.
 set -euo pipefail
@@ -9,14 +9,13 @@ if [ -n "${LOOPSTEP_CHROMIUM:-}" ]; then
 elif [ ! -x /usr/bin/chromium ]; then
   need_apt="chromium"
 fi
-command -v node >/dev/null 2>&1 || need_apt="$need_apt nodejs"
 if [ -n "$need_apt" ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "installing:$need_apt" >&2
+    echo "installing: $need_apt" >&2
     apt-get update -qq >&2
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need_apt >&2
   else
-    echo "The browser tests need Chromium and Node.js. Install them (Debian: apt-get install -y chromium nodejs)" >&2
+    echo "The browser tests need Chromium. Install it (Debian: apt-get install -y chromium)" >&2
     echo "or point LOOPSTEP_CHROMIUM at a Chromium/Chrome executable." >&2
     exit 1
   fi

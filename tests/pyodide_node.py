@@ -1,6 +1,6 @@
 """Run recordings inside the bundled Pyodide under Node (tests/node/record.mjs).
 
-One Node process boots web/vendor/pyodide-314.0.8 once, writes the runtime and the
+One Node process boots the vendored Pyodide once, writes the runtime and the
 given lesson files where the browser worker writes them, records each run and
 prints ``{"traces": […], "value": …}``. Shared by every test that compares the
 in-browser Python with CPython.
@@ -11,19 +11,24 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from web import assets, bundles
+
 HERE = Path(__file__).parent
 REPO = HERE.parent
-INDEX = REPO / "web" / "vendor" / "pyodide-314.0.8"
+INDEX = assets.PYODIDE_DIR
 
 
-def record_in_pyodide(folder, lessons, runs, *, code=None, timeout=600):
+def record_in_pyodide(folder, lessons, runs, *, code=None, timeout=600, runtime_dir=None):
     """Record ``runs`` (dicts for record.mjs) with ``lessons`` ({relative path: file});
-    ``code``: Python evaluated once after the runs, its value returned as "value"."""
+    ``code``: Python evaluated once after the runs, its value returned as "value";
+    ``runtime_dir``: the recorder's folder (default: runtime/), its modules as
+    web/bundles.py lists them."""
     node = shutil.which("node")
     assert node, "Node.js (node) is required for the Pyodide tests and was not found"
     assert (INDEX / "pyodide.mjs").exists(), f"vendored Pyodide missing at {INDEX}"
     job = {"indexURL": str(INDEX),
-           "runtime": {p.name: str(p) for p in (REPO / "runtime").glob("*.py")},
+           "runtime": {rel: str(Path(runtime_dir or bundles.RUNTIME_DIR) / rel)
+                       for rel in bundles.runtime_modules(runtime_dir)},
            "lessons": lessons, "runs": runs}
     if code is not None:
         job["code"] = code

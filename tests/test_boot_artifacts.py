@@ -1,5 +1,6 @@
-"""The committed fast-boot set (web/vendor/loopstep-boot-314.0.8) is intact and matches
-the vendored Pyodide. It is built by scripts/build_boot.sh; this test does not build it."""
+"""The fast boot set (web/vendor/loopstep-boot-<version>/) is built, current, intact and
+matches the vendored Pyodide. `make build` (scripts/build.py) builds it; this test does not:
+it fails, saying so, when the build has not run since an input changed."""
 import gzip
 import hashlib
 import importlib.util
@@ -15,15 +16,53 @@ from pathlib import Path
 import brotli
 import pytest
 
-from web import assets, page_data
+from web import assets, bundles, page_data
 
 _spec = importlib.util.spec_from_file_location(
     "loopstep_formats_b", Path(__file__).parent / "fixtures" / "formats.py")
 formats = importlib.util.module_from_spec(_spec)   # the zero-run form (tests/fixtures/zero_runs.json)
 _spec.loader.exec_module(formats)
 
-BOOT_DIR = assets.VENDOR_DIR / f"loopstep-boot-{assets.PYODIDE_VERSION}"
+BOOT_DIR = assets.BOOT_DIR
 FILES = ("boot.json", "empty.zip", "python_stdlib.zip", "snapshot.bin")
+ROOT = Path(__file__).resolve().parent.parent
+REBUILD = "stale: run `make build` (scripts/build.py; needs Node 20+)"
+
+
+def load_build():
+    spec = importlib.util.spec_from_file_location("loopstep_build", ROOT / "scripts" / "build.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+build = load_build()
+
+
+def test_the_build_ran_for_the_current_inputs():
+    """build/outputs.json names the digest of today's inputs (the vendored Pyodide, the
+    recorder's modules, the lessons, the build scripts) and the outputs on disk."""
+    assert build.stale_reason() is None, REBUILD
+    recorded = build.stamp()
+    boot_files = {f"{BOOT_DIR.relative_to(ROOT).as_posix()}/{p.name}" for p in BOOT_DIR.iterdir()}
+    assert boot_files <= set(recorded["outputs"])
+    assert assets.RUNTIME_PYC.relative_to(ROOT).as_posix() in recorded["outputs"]
+
+
+def test_every_input_counts(monkeypatch):
+    """The recorder's modules, the lessons, the build scripts and the vendored Pyodide are
+    inputs: a change to one (here: a recorder module's bytes) makes the outputs stale."""
+    names = {p.relative_to(ROOT).as_posix() for p in build.inputs()}
+    assert {"runtime/recorder.py", "stubs/s06/lesson.toml", "scripts/build_boot.mjs",
+            "scripts/build_runtime_pyc.mjs", "scripts/build_boot.py", "web/vendor/PYODIDE_VERSION",
+            f"{assets.PYODIDE_DIR.relative_to(ROOT).as_posix()}/pyodide.asm.wasm"} <= names
+    assert all(f"runtime/{rel}" in names for rel in bundles.runtime_modules())
+    before = build.inputs_digest()
+    edited = bundles.RUNTIME_DIR / "values.py"
+    real = build._sha256
+    monkeypatch.setattr(build, "_sha256", lambda path: "edited" if path == edited else real(path))
+    assert build.inputs_digest() != before
+    assert build.stale_reason() == "inputs changed since the last build"
 
 
 def sums(folder: Path) -> dict[str, str]:
@@ -76,9 +115,6 @@ def test_manifest_describes_the_files(manifest):
     assert manifest["snapshot"]["failed"] == []
 
 
-REBUILD = "stale: run scripts/build_boot.sh (needs node) and commit the boot set"
-
-
 def test_the_snapshot_holds_the_current_recorder(manifest):
     """The snapshot has imported the recorder from the current sources, in the folder the
     worker puts them in; a stale one still works (the worker imports the served files,
@@ -86,12 +122,12 @@ def test_the_snapshot_holds_the_current_recorder(manifest):
     recorder = manifest["snapshot"]["runtime"]
     assert recorder["folder"] == page_data.WORKER_ROOT
     assert recorder["module"] == "runtime.recorder"
-    current = {f"runtime/{name}": sha256(page_data.RUNTIME_DIR / name) for name in page_data.engine_files()}
+    current = {f"runtime/{rel}": sha256(bundles.RUNTIME_DIR / rel) for rel in bundles.runtime_modules()}
     assert recorder["sources"] == current, REBUILD
     # every module the recorder imports (as CPython imports it here) is in the snapshot
     code = ("import json, sys, runtime.recorder; "
             "print(json.dumps(sorted(n for n in sys.modules if n.split('.')[0] == 'runtime')))")
-    imported = subprocess.run([sys.executable, "-c", code], cwd=page_data.RUNTIME_DIR.parent,
+    imported = subprocess.run([sys.executable, "-c", code], cwd=bundles.RUNTIME_DIR.parent,
                               capture_output=True, text=True, check=True).stdout
     assert recorder["modules"] == json.loads(imported)
 

@@ -11,8 +11,9 @@ from fastapi.testclient import TestClient
 
 import server
 from runtime import catalog
-from web import assets, bundles, page_data
+from web import assets, bundles
 from web.export import export_site
+from pyodide_node import record_in_pyodide
 from tiny_lesson import make_lesson
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,8 +45,9 @@ def test_the_lesson_page_asks_for_two_bundles_of_the_current_sources(client):
     urls = island(client, "/lessons/s06")["python"]["bundles"]
     assert urls == ["/py/bundles/runtime.bin", "/py/bundles/lessons/s06.bin"]
     runtime = bundles.unpack(client.get(urls[0]).content)
-    assert runtime == {f"runtime/{p.name}": p.read_bytes()
-                       for p in sorted((ROOT / "runtime").glob("*.py"))}
+    assert runtime == bundles.runtime_files()
+    assert runtime["runtime/recorder.py"] == (ROOT / "runtime" / "recorder.py").read_bytes()
+    assert not [path for path in runtime if path.startswith("runtime/lessons/")]
     lesson = bundles.unpack(client.get(urls[1]).content)
     s06 = catalog.load_lessons()["s06"]
     assert lesson == {f"lessons/{rel}": Path(p).read_bytes() for rel, p in s06.files.items()}
@@ -74,7 +76,7 @@ def test_a_new_lesson_gets_its_bundle_in_the_app_and_the_export(tmp_path):
     exported = tmp_path / "site" / url.lstrip("/")
     assert bundles.unpack(exported.read_bytes()) == served
     assert (tmp_path / "site" / bundles.FOLDER / bundles.RUNTIME).read_bytes() == bundles.pack(
-        bundles.runtime_files(page_data.RUNTIME_DIR, page_data.engine_files()))
+        bundles.runtime_files())
 
 
 def test_the_worker_reads_what_python_packs(tmp_path):
@@ -95,3 +97,60 @@ def test_the_worker_reads_what_python_packs(tmp_path):
 def test_the_precompiled_recorder_is_a_bundle_too():
     compiled = bundles.unpack(assets.RUNTIME_PYC.read_bytes())
     assert compiled and all(p.split("/")[:2] == ["runtime", "__pycache__"] for p in compiled)
+
+
+def test_the_runtime_modules_are_the_package_and_its_sub_packages(tmp_path):
+    """runtime_modules: the .py files of runtime/ and of its sub-folders that are packages;
+    a folder without __init__.py (like runtime/lessons/, lesson sources) is not."""
+    for rel in ("__init__.py", "a.py", "sub/__init__.py", "sub/b.py", "sub/deep/__init__.py",
+                "sub/deep/c.py", "lessons/s/core/x.py", "__pycache__/a.cpython-314.pyc", "notes.txt"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("")
+    assert bundles.runtime_modules(tmp_path) == [
+        "__init__.py", "a.py", "sub/__init__.py", "sub/b.py", "sub/deep/__init__.py",
+        "sub/deep/c.py"]
+    assert list(bundles.runtime_files(tmp_path)) == [
+        f"runtime/{rel}" for rel in bundles.runtime_modules(tmp_path)]
+    real = bundles.runtime_modules()
+    assert "recorder.py" in real and not [rel for rel in real if rel.startswith("lessons/")]
+
+
+SUB_PACKAGE = {"extra/__init__.py": b"", "extra/answer.py": b"ANSWER = 'from a sub-package'\n"}
+
+
+@pytest.fixture()
+def runtime_with_a_sub_package(tmp_path):
+    """A copy of the recorder with a sub-package runtime/extra/."""
+    folder = tmp_path / "runtime"
+    for rel, data in {**bundles.runtime_files(), **{f"runtime/{k}": v for k, v in SUB_PACKAGE.items()}}.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_bytes(data)
+    return folder
+
+
+def test_a_sub_package_is_served_bundled_and_exported(runtime_with_a_sub_package, tmp_path,
+                                                       monkeypatch):
+    monkeypatch.setattr(bundles, "RUNTIME_DIR", runtime_with_a_sub_package)
+    client = TestClient(server.create_app())
+    served = client.get("/py/runtime/extra/answer.py")
+    assert served.status_code == 200 and served.content == SUB_PACKAGE["extra/answer.py"]
+    runtime = bundles.unpack(client.get(f"/{bundles.FOLDER}/{bundles.RUNTIME}").content)
+    assert runtime["runtime/extra/answer.py"] == SUB_PACKAGE["extra/answer.py"]
+    assert "runtime/extra/__init__.py" in runtime and "runtime/recorder.py" in runtime
+    export_site(tmp_path / "site", catalog.load_lessons())
+    site = tmp_path / "site"
+    assert (site / "py" / "runtime" / "extra" / "answer.py").read_bytes() == SUB_PACKAGE["extra/answer.py"]
+    assert bundles.unpack((site / bundles.FOLDER / bundles.RUNTIME).read_bytes()) == runtime
+
+
+def test_a_module_in_a_sub_package_reaches_the_worker(runtime_with_a_sub_package, tmp_path):
+    """In the vendored Pyodide (Node), with the files laid out as the worker lays out the
+    runtime bundle: the recorder records and the sub-package's module imports."""
+    s06 = catalog.load_lessons()["s06"]
+    lessons = {rel: str(path) for rel, path in s06.files.items()}
+    result = record_in_pyodide(
+        tmp_path, lessons, [{"lesson": "s06", "block": "run_subagent", "scenario": "limit"}],
+        code="from runtime.extra.answer import ANSWER; ANSWER",
+        runtime_dir=runtime_with_a_sub_package)
+    assert result["value"] == "from a sub-package"
+    assert result["traces"][0]["stdout"] == "完成： call_limit\n"

@@ -20,6 +20,7 @@ import pytest
 
 from runtime.catalog import load_lesson
 from runtime.recorder import record
+from web import assets
 
 _spec = importlib.util.spec_from_file_location("loopstep_facts", Path(__file__).parent / "facts.py")
 _facts = importlib.util.module_from_spec(_spec)
@@ -379,7 +380,7 @@ def test_module_passages_are_verbatim():
 
 # ---------------------------------------------------------------- the same runs in Pyodide
 
-PYODIDE = ROOT / "web" / "vendor" / "pyodide-314.0.8"
+PYODIDE = assets.PYODIDE_DIR
 
 
 def test_outputs_in_pyodide(tmp_path):

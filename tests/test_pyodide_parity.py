@@ -1,6 +1,6 @@
 """The recorder inside the bundled Pyodide (Node) agrees with CPython.
 
-One Node process boots web/vendor/pyodide-314.0.8 once and records every block ×
+One Node process boots the vendored Pyodide once and records every block ×
 preset with the sys.monitoring backend (and, as a vocabulary check, with
 sys.settrace), plus the loop fixtures. Outputs and facts must equal CPython's;
 exact step sequences are compared with the golden traces CPython is compared with.

@@ -1,14 +1,14 @@
-"""The recorder's precompiled modules (web/static/pyc, scripts/build_runtime_pyc.sh) are
-those of the current sources: the worker imports them without compiling anything."""
+"""The recorder's precompiled modules (web/static/pyc, built by `make build`:
+scripts/build.py runs scripts/build_runtime_pyc.mjs) are those of the current sources,
+every module bundles.runtime_modules lists, sub-packages' too: the worker imports them
+without compiling anything."""
 
 import _imp
 import json
-from pathlib import Path
 
 from web import assets, bundles
 
-ROOT = Path(__file__).parent.parent
-REBUILD = "stale: run scripts/build_runtime_pyc.sh (needs node) and commit the bundle"
+REBUILD = "stale: run `make build` (scripts/build.py; needs Node 20+)"
 CACHE = "__pycache__"
 
 
@@ -16,12 +16,19 @@ def bundle():
     return bundles.unpack(assets.RUNTIME_PYC.read_bytes())
 
 
+def compiled_path(rel: str) -> str:
+    """runtime/REL's .pyc, where Python looks for it (importlib.util.cache_from_source)."""
+    folder, _, name = f"runtime/{rel}".rpartition("/")
+    return f"{folder}/{CACHE}/{name.removesuffix('.py')}.{assets.PYODIDE_CACHE_TAG}.pyc"
+
+
 def test_every_runtime_module_is_precompiled_from_its_current_source():
     files = bundle()
-    sources = sorted((ROOT / "runtime").glob("*.py"))
-    assert sorted(files) == [f"runtime/{CACHE}/{p.stem}.cpython-314.pyc" for p in sources], REBUILD
-    for path in sources:
-        pyc = files[f"runtime/{CACHE}/{path.stem}.cpython-314.pyc"]
+    modules = bundles.runtime_modules()
+    assert sorted(files) == sorted(compiled_path(rel) for rel in modules), REBUILD
+    for rel in modules:
+        path = bundles.RUNTIME_DIR / rel
+        pyc = files[compiled_path(rel)]
         assert int.from_bytes(pyc[4:8], "little") == 0b11   # hash-based, checked on import
         key = int.from_bytes(pyc[:4], "little")
         assert pyc[8:16] == _imp.source_hash(key, path.read_bytes()), f"{path.name}: {REBUILD}"

@@ -13,8 +13,11 @@ from fastapi.testclient import TestClient
 import server
 from runtime import catalog
 from runtime.recorder import DEFAULT_MAX_STEPS
+from web import assets
 from web.export import export_site
 from tiny_lesson import SOURCE as TINY_SOURCE, TOML as TINY_TOML, make_lesson
+
+VENDORED = f"vendor/{assets.PYODIDE_DIR.name}"
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -60,13 +63,12 @@ def test_export_writes_a_static_site(tmp_path):
     for rel in ("index.html", "en/index.html", "lessons/s06/index.html", "lessons/s06/en/index.html",
                 "embed/s06/run_subagent/index.html", "api/lessons.json", "api/lessons/s06.json",
                 "api/lessons/s06/blocks/task_result/presets/long.json",
-                "vendor/pyodide-314.0.8/pyodide.asm.wasm", "vendor/pyodide-314.0.8/pyodide.asm.wasm.br",
+                f"{VENDORED}/pyodide.asm.wasm", f"{VENDORED}/pyodide.asm.wasm.br",
                 "py/runtime/recorder.py", "py/lessons/s06/core/runtime.py", "py/lessons/s06/lesson.toml"):
         assert (out / rel).is_file(), rel
     page = (out / "lessons/s06/index.html").read_text()
     assert 'href="../../static/css/loopstep.css"' in page
-    assert '"indexURL": "../../vendor/pyodide-314.0.8/"' in page or \
-        '"indexURL":"../../vendor/pyodide-314.0.8/"' in page
+    assert f'"indexURL": "../../{VENDORED}/"' in page or f'"indexURL":"../../{VENDORED}/"' in page
     shutil.rmtree(out)
 
 

@@ -86,7 +86,7 @@ def test_lesson_page_in_english(client):
 
 
 def test_wasm_is_served_with_its_type_and_immutable(client):
-    r = client.get("/vendor/pyodide-314.0.8/pyodide.asm.wasm", headers={"accept-encoding": "identity"})
+    r = client.get(f"{assets.PYODIDE_URL}pyodide.asm.wasm", headers={"accept-encoding": "identity"})
     assert r.status_code == 200
     assert r.headers["content-type"] == "application/wasm"
     assert r.headers["cache-control"] == "public, max-age=31536000, immutable"
@@ -94,7 +94,7 @@ def test_wasm_is_served_with_its_type_and_immutable(client):
 
 
 def test_precompressed_copy_is_chosen_by_accept_encoding(client):
-    url = "/vendor/pyodide-314.0.8/pyodide.asm.wasm"
+    url = f"{assets.PYODIDE_URL}pyodide.asm.wasm"
     plain = client.get(url, headers={"accept-encoding": "identity"})
     br = client.get(url, headers={"accept-encoding": "gzip, br"})
     assert br.headers["content-encoding"] == "br" and br.headers["vary"] == "Accept-Encoding"
@@ -104,7 +104,7 @@ def test_precompressed_copy_is_chosen_by_accept_encoding(client):
 
 
 def test_module_scripts_have_a_javascript_type(client):
-    r = client.get("/vendor/pyodide-314.0.8/pyodide.mjs")
+    r = client.get(f"{assets.PYODIDE_URL}pyodide.mjs")
     assert r.headers["content-type"].startswith("text/javascript")
 
 
@@ -194,7 +194,7 @@ TRAVERSALS = [
     "/py/lessons/s06/%2e%2e/%2e%2e/server.py", "/py/lessons/s06/..%5c..%5cserver.py",
     "/py/runtime/../server.py", "/py/runtime/%2e%2e%2fserver.py", "/py/runtime/..%5crecorder.py",
     "/static/css%00.css", "/static/js/page.js%00.png",
-    "/vendor/pyodide-314.0.8/pyodide.asm.wasm.br",
+    f"{assets.PYODIDE_URL}pyodide.asm.wasm.br",
 ]
 
 
@@ -217,7 +217,7 @@ def test_the_raw_client_reaches_files(live_url):
 
 def test_security_headers_on_every_response(client):
     for url in ("/", "/lessons/s06", "/api/lessons", "/api/lessons/nope",
-                "/vendor/pyodide-314.0.8/pyodide.mjs"):
+                f"{assets.PYODIDE_URL}pyodide.mjs"):
         headers = client.get(url).headers
         assert headers["x-content-type-options"] == "nosniff"
         assert headers["referrer-policy"] == "no-referrer"

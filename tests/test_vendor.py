@@ -1,6 +1,7 @@
 """The vendored Pyodide boot set is exactly the npm package's, and its compressed twins match."""
 import gzip
 import hashlib
+import subprocess
 from pathlib import Path
 
 import brotli
@@ -39,3 +40,23 @@ def test_license_notice_is_shipped():
     for component in ("CPython", "zlib", "bzip2", "xz", "zstd", "SQLite", "Expat",
                       "libmpdec", "libffi", "musl", "libc++"):
         assert component.lower() in notice.lower(), component
+
+
+def test_the_version_is_the_vendored_pyodides():
+    """web/vendor/PYODIDE_VERSION names the one vendored Pyodide folder, whose loader says
+    the same version."""
+    folders = sorted(p.name for p in assets.VENDOR_DIR.glob("pyodide-*") if p.is_dir())
+    assert folders == [f"pyodide-{assets.PYODIDE_VERSION}"]
+    loader = (assets.PYODIDE_DIR / "pyodide.mjs").read_text(encoding="utf-8")
+    assert f'"{assets.PYODIDE_VERSION}"' in loader
+
+
+def test_the_version_is_written_in_one_place():
+    """Everything outside the vendored folders reads the version (web/assets.py,
+    web/vendor/PYODIDE_VERSION); only the benchmark's recorded results and the report made
+    from them, which say what was measured, may name it."""
+    root = Path(__file__).resolve().parent.parent
+    found = subprocess.run(["git", "grep", "-l", "-F", assets.PYODIDE_VERSION, "--", ":!web/vendor"],
+                           cwd=root, capture_output=True, text=True)
+    assert found.returncode in (0, 1), found.stderr
+    assert set(found.stdout.split()) <= {"bench/results.json", "docs/performance.md"}

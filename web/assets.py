@@ -7,19 +7,27 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 from pathlib import Path
 
 HERE = Path(__file__).parent
 STATIC_DIR = HERE / "static"
 VENDOR_DIR = HERE / "vendor"
-PYODIDE_VERSION = "314.0.8"
+# The vendored Pyodide's version: written in this one file, which scripts/vendor_pyodide.sh
+# and the build (scripts/build.py) read too; the page receives it through its URLs.
+PYODIDE_VERSION = (VENDOR_DIR / "PYODIDE_VERSION").read_text("utf-8").strip()
 PYODIDE_DIR = VENDOR_DIR / f"pyodide-{PYODIDE_VERSION}"
 PYODIDE_URL = f"/vendor/pyodide-{PYODIDE_VERSION}/"
+# The CPython inside it (its pyodide-lock.json), e.g. "3.14.2", and its .pyc cache tag.
+PYODIDE_PYTHON = json.loads((PYODIDE_DIR / "pyodide-lock.json").read_bytes())["info"]["python"]
+PYODIDE_CACHE_TAG = "cpython-" + "".join(PYODIDE_PYTHON.split(".")[:2])
+# The fast boot set, built from the vendored Pyodide (scripts/build.py, `make build`),
+# not held in the repository.
 BOOT_DIR = VENDOR_DIR / f"loopstep-boot-{PYODIDE_VERSION}"
 
 # A digest of the fast boot set (of its SHA256SUMS), put on its files' URLs (?v=): they are
 # served as immutable, and a rebuilt set must not be taken from a cache. Read once, like
-# the early script: the set is rebuilt offline (scripts/build_boot.sh), then the app restarts.
+# the early script: the set is rebuilt by `make build`, then the app restarts.
 _BOOT_SUMS = BOOT_DIR / "SHA256SUMS"
 BOOT_VERSION = (hashlib.sha256(_BOOT_SUMS.read_bytes()).hexdigest()[:16]
                 if _BOOT_SUMS.is_file() else "")
@@ -31,8 +39,8 @@ CODEMIRROR_DIR = VENDOR_DIR / f"codemirror-{CODEMIRROR_VERSION}"
 EARLY_SCRIPT = (STATIC_DIR / "js" / "boot" / "runtime-early.js").read_text("utf-8")
 EARLY_SCRIPT_HASH = "'sha256-" + base64.b64encode(
     hashlib.sha256(EARLY_SCRIPT.encode("utf-8")).digest()).decode("ascii") + "'"
-# The recorder's modules precompiled by the vendored Pyodide (scripts/build_runtime_pyc.sh)
-RUNTIME_PYC = STATIC_DIR / "pyc" / "runtime.cpython-314.bin"
+# The recorder's modules precompiled by the vendored Pyodide (built: scripts/build.py)
+RUNTIME_PYC = STATIC_DIR / "pyc" / f"runtime.{PYODIDE_CACHE_TAG}.bin"
 BOOT_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
               "python_stdlib.zip", "pyodide-lock.json")
 

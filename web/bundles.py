@@ -16,6 +16,7 @@ from pathlib import Path
 MAGIC = b"LSPYC1\n"
 FOLDER = "py/bundles"          # under the site's root, in the app and in the export
 RUNTIME = "runtime.bin"
+RUNTIME_DIR = Path(__file__).resolve().parent.parent / "runtime"
 
 
 def pack(files: dict[str, bytes]) -> bytes:
@@ -42,8 +43,33 @@ def lesson_name(lesson_id: str) -> str:
     return f"lessons/{lesson_id}.bin"
 
 
-def runtime_files(runtime_dir: Path, names: list[str]) -> dict[str, bytes]:
-    return {f"runtime/{name}": (runtime_dir / name).read_bytes() for name in names}
+def runtime_modules(runtime_dir: Path | None = None) -> list[str]:
+    """The recorder's modules, as the worker lays them out under `runtime/`: every `.py`
+    file of the runtime package and of its sub-packages (sub-folders with an
+    `__init__.py`; `runtime/lessons/` holds lesson sources, not modules), as POSIX paths
+    relative to `runtime_dir` (default RUNTIME_DIR), sorted.
+
+    The one list of them: the app's /py/runtime/ routes and bundle (web/files.py), the
+    export, the build of the precompiled recorder and of the memory snapshot
+    (scripts/build.py hands it to the Node scripts) and the tests all use it."""
+    root = RUNTIME_DIR if runtime_dir is None else Path(runtime_dir)
+    found = []
+
+    def walk(folder: Path, prefix: str) -> None:
+        for path in folder.iterdir():
+            if path.is_file() and path.suffix == ".py":
+                found.append(prefix + path.name)
+            elif path.is_dir() and (path / "__init__.py").is_file():
+                walk(path, f"{prefix}{path.name}/")
+
+    walk(root, "")
+    return sorted(found)
+
+
+def runtime_files(runtime_dir: Path | None = None) -> dict[str, bytes]:
+    """{"runtime/REL": bytes} for each of runtime_modules(runtime_dir)."""
+    root = RUNTIME_DIR if runtime_dir is None else Path(runtime_dir)
+    return {f"runtime/{rel}": (root / rel).read_bytes() for rel in runtime_modules(root)}
 
 
 def lesson_files(lesson) -> dict[str, bytes]:

@@ -53,13 +53,12 @@ def _api(out: Path, lessons: dict) -> None:
 def _files(out: Path, lessons: dict) -> None:
     shutil.copytree(assets.STATIC_DIR, out / "static", dirs_exist_ok=True)
     shutil.copytree(assets.VENDOR_DIR, out / "vendor", dirs_exist_ok=True)
-    for name in page_data.engine_files():
-        shutil.copy2(page_data.RUNTIME_DIR / name, _parent(out / "py" / "runtime" / name))
+    for rel in bundles.runtime_modules():
+        shutil.copy2(bundles.RUNTIME_DIR / rel, _parent(out / "py" / "runtime" / rel))
     for lesson in lessons.values():
         for rel, path in lesson.files.items():
             shutil.copy2(path, _parent(out / "py" / "lessons" / rel))
-    bundles.write(out / bundles.FOLDER, bundles.runtime_files(page_data.RUNTIME_DIR, page_data.engine_files()),
-                  lessons)
+    bundles.write(out / bundles.FOLDER, bundles.runtime_files(), lessons)
 
 
 def _parent(path: Path) -> Path:

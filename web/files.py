@@ -4,7 +4,7 @@ copies chosen by Accept-Encoding (the smallest accepted, with `Vary`), ETag and
 Last-Modified with 304s, HEAD, byte ranges, and a 405 for any other method.
 
 Only the files listed here are answered: /static/ and /vendor/ (the two folders),
-/py/runtime/NAME (the recorder's modules), /py/lessons/REL (each lesson's own
+/py/runtime/REL (the recorder's modules, bundles.runtime_modules), /py/lessons/REL (each lesson's own
 files) and /py/bundles/ (the same sources in one file per lesson and one for the
 recorder, web/bundles.py, written into a temporary folder when the app starts). A URL is looked up as a key, never joined to a folder, so `..`, encoded
 slashes and backslashes cannot reach anything else; what is not listed falls through
@@ -20,7 +20,7 @@ from servestatic import ServeStaticASGI
 from servestatic.asgi import FileServerASGI
 from servestatic.utils import decode_path_info
 
-from . import assets, bundles, page_data
+from . import assets, bundles
 
 
 # servestatic reads a body in 8 KiB blocks, one thread hop each; 2.7 MB of brotli wasm
@@ -37,13 +37,13 @@ class Files(ServeStaticASGI):
                          add_headers_function=self.add_headers)
         self.add_files(assets.STATIC_DIR, "/static/")
         self.add_files(assets.VENDOR_DIR, "/vendor/")
-        for name in page_data.engine_files():
-            self.add_file_to_dictionary(f"/py/runtime/{name}", str(page_data.RUNTIME_DIR / name))
+        for rel in bundles.runtime_modules():
+            self.add_file_to_dictionary(f"/py/runtime/{rel}", str(bundles.RUNTIME_DIR / rel))
         for lesson in lessons.values():
             for rel, path in lesson.files.items():
                 self.add_file_to_dictionary(f"/py/lessons/{rel}", str(path))
         self.bundles = tempfile.TemporaryDirectory(prefix="loopstep-bundles-")  # removed with it
-        runtime = bundles.runtime_files(page_data.RUNTIME_DIR, page_data.engine_files())
+        runtime = bundles.runtime_files()
         for name, path in bundles.write(Path(self.bundles.name), runtime, lessons).items():
             self.add_file_to_dictionary(f"/{bundles.FOLDER}/{name}", str(path))
 

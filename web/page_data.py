@@ -14,7 +14,6 @@ from . import assets, bundles
 from .highlight import highlight_lines
 
 HERE = Path(__file__).parent
-RUNTIME_DIR = HERE.parent / "runtime"
 LANGS = ("zh", "en")
 WORKER_ROOT = "/loopstep"
 
@@ -40,11 +39,6 @@ def _environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-
-
-def engine_files() -> list[str]:
-    """The recorder's own modules, as the worker must lay them out."""
-    return sorted(p.name for p in RUNTIME_DIR.glob("*.py"))
 
 
 def preset_label(lesson, name: str, lang: str) -> str:

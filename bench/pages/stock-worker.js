@@ -1,5 +1,6 @@
-// Bench worker A: only the stock Pyodide 314.0.8 boot, as any Pyodide page does it.
-const indexURL = new URL("/vendor/pyodide-314.0.8/", self.location.href).href;
+// Bench worker A: only the stock boot of the vendored Pyodide, as any Pyodide page does it.
+// ({{PYODIDE_URL}} is filled in by bench/serve.py.)
+const indexURL = new URL("{{PYODIDE_URL}}", self.location.href).href;
 const module = await import(indexURL + "pyodide.mjs");
 const pyodide = await module.loadPyodide({ indexURL, packages: [], stdout: () => {}, stderr: () => {} });
 const python = pyodide.runPython("import sys; sys.version.split()[0]");

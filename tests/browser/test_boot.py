@@ -1,10 +1,9 @@
 """The lesson page boots the bundled Pyodide in a module worker, from its own origin only."""
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from web import bundles, page_data
+from web import assets, bundles
 
 
 def ready(page):
@@ -58,15 +57,14 @@ def test_the_fast_boot_is_used(page, server_url):
 def test_a_broken_fast_boot_set_falls_back_to_the_stock_boot(page, server_url):
     def corrupt(route):
         route.fulfill(status=200, body=b"not a zip", content_type="application/zip")
-    page.route("**/loopstep-boot-314.0.8/**", corrupt)
+    page.route(f"**/{assets.BOOT_DIR.name}/**", corrupt)
     page.goto(f"{server_url}/lessons/s06")
     runtime = ready(page)
     expect(runtime).to_have_attribute("data-boot", "stock")
     runs_child_tools(page)
 
 
-REPO = Path(__file__).resolve().parent.parent.parent
-RUNTIME = sorted(p.name for p in (REPO / "runtime").glob("*.py"))
+RUNTIME = bundles.runtime_modules()
 
 
 def test_the_recorder_is_imported_precompiled(page, server_url):
@@ -78,7 +76,7 @@ def test_the_recorder_is_imported_precompiled(page, server_url):
 
 
 def test_the_recorder_comes_with_the_snapshot(page, server_url):
-    """The snapshot has imported the recorder (scripts/build_boot.mjs): a snapshot boot
+    """The snapshot has imported the recorder (scripts/build_boot.mjs, `make build`): a snapshot boot
     keeps it, as the page serves the sources it was imported from."""
     page.goto(f"{server_url}/lessons/s06")
     runtime = ready(page)
@@ -91,7 +89,7 @@ def test_a_module_changed_since_it_was_precompiled_runs_from_its_source(page, se
     """The precompiled recorder is checked against the sources the page serves: a changed
     source is compiled and used, the rest still come precompiled."""
     changed = "values.py"
-    files = bundles.runtime_files(REPO / "runtime", page_data.engine_files())
+    files = bundles.runtime_files()
     files[f"runtime/{changed}"] += b"\n# changed after it was precompiled\n"
 
     def edited(route):

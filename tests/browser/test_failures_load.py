@@ -16,13 +16,15 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from web import assets
+
 try:
     from .conftest import PageWatch, ServerProcess
 except ImportError:
     from conftest import PageWatch, ServerProcess
 
 LESSONS = Path(__file__).resolve().parent / "fixture_lessons"
-WASM = "**/vendor/pyodide-314.0.8/pyodide.asm.wasm"
+WASM = f"**{assets.PYODIDE_URL}pyodide.asm.wasm"
 BOOT_TIMEOUT_S = 12
 # A detected failure must show well before the boot timeout would have fired.
 FAST_MS = 8_000

@@ -17,9 +17,9 @@ except ImportError:
     from conftest import CHROMIUM_ARGS, chromium_path
     from page_helpers import block, lesson_url
 
-BOOT_SET = "/vendor/loopstep-boot-314.0.8/"
+BOOT_SET = f"/vendor/{assets.BOOT_DIR.name}/"
 SNAPSHOT = BOOT_SET + "snapshot.bin"
-WASM = "/vendor/pyodide-314.0.8/pyodide.asm.wasm"
+WASM = f"{assets.PYODIDE_URL}pyodide.asm.wasm"
 
 
 def first_visit(playwright_instance, url: str, route=None):

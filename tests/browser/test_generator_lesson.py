@@ -27,6 +27,7 @@ except ImportError:
     from page_helpers import BOOT_TIMEOUT, press, run_to_end, select_scenario, toggle_breakpoint
 
 from runtime.catalog import load_lesson
+from web import assets, bundles
 
 TESTS = Path(__file__).resolve().parents[1]
 LESSONS = TESTS / "browser" / "fixture_lessons"
@@ -71,8 +72,8 @@ def pyodide_prints(tmp_path_factory):
             "import oracle\n"
             f"json.dumps({{s: oracle.plain_run({LESSON!r}, {BLOCK!r}, s, ['/loopstep/lessons'])"
             " for s in ('calm', 'over')})")
-    job = {"indexURL": str(TESTS.parent / "web" / "vendor" / "pyodide-314.0.8"),
-           "runtime": {p.name: str(p) for p in (TESTS.parent / "runtime").glob("*.py")},
+    job = {"indexURL": str(assets.PYODIDE_DIR),
+           "runtime": {rel: str(bundles.RUNTIME_DIR / rel) for rel in bundles.runtime_modules()},
            "lessons": files, "runs": [], "code": code}
     path = tmp_path_factory.mktemp("plain") / "job.json"
     path.write_text(json.dumps(job), "utf-8")

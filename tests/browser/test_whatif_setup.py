@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 from page_helpers import (BOOT_TIMEOUT, action, block, lesson_url, open_lesson, press,
                           run_to_end, wait_ready)
 from runtime.catalog import load_lesson
+from web import assets
 
 LESSON = load_lesson("s06")
 NORMAL_SETUP = LESSON.setup_text("normal")
@@ -186,7 +187,7 @@ def test_the_editor_is_not_loaded_before_it_is_opened(page, server_url, site_kin
 
 def test_edit_setup_waits_for_the_runtime(page, server_url, site_kind):
     held = []
-    page.route("**/vendor/pyodide-314.0.8/pyodide.asm.wasm", lambda route: held.append(route))
+    page.route(f"**{assets.PYODIDE_URL}pyodide.asm.wasm", lambda route: held.append(route))
     loaded = []
     page.on("request", lambda r: loaded.append(r.url))
     page.goto(lesson_url(server_url, site_kind))

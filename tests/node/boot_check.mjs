@@ -17,8 +17,9 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-const INDEX = path.join(ROOT, "web/vendor/pyodide-314.0.8") + "/";
-const BOOT = path.join(ROOT, "web/vendor/loopstep-boot-314.0.8") + "/";
+const VERSION = readFileSync(path.join(ROOT, "web/vendor/PYODIDE_VERSION"), "utf8").trim();
+const INDEX = path.join(ROOT, `web/vendor/pyodide-${VERSION}`) + "/";
+const BOOT = path.join(ROOT, `web/vendor/loopstep-boot-${VERSION}`) + "/";
 const { bootPyodide } = await import(pathToFileURL(path.join(ROOT, "web/static/js/boot/boot.js")).href);
 const { settleRecorder } = await import(
   pathToFileURL(path.join(ROOT, "web/static/js/boot/snapshot-runtime.js")).href);
@@ -113,15 +114,14 @@ await check("other wasm", async (p) => {
   return new TextEncoder().encode(JSON.stringify(manifest));
 }, "stock");
 
-/** The recorder's sources as the worker gets them ([{path, bytes}]), `edit` applied. */
+/** The recorder's sources as the worker gets them ([{path, bytes}]), `edit` applied: the
+ * modules the built boot set lists (web/bundles.py runtime_modules when it was built). */
 function recorderFiles(edit = {}) {
-  return files(path.join(ROOT, "runtime"), (n) => n.endsWith(".py"))
-    .filter((file) => path.dirname(file) === path.join(ROOT, "runtime"))
-    .map((file) => {
-      const name = `runtime/${path.basename(file)}`;
-      const bytes = new Uint8Array(readFileSync(file));
-      return { path: name, bytes: edit[name] ? edit[name](bytes) : bytes };
-    });
+  const manifest = JSON.parse(readFileSync(BOOT + "boot.json", "utf8"));
+  return Object.keys(manifest.snapshot.runtime.sources).sort().map((name) => {
+    const bytes = new Uint8Array(readFileSync(path.join(ROOT, name)));
+    return { path: name, bytes: edit[name] ? edit[name](bytes) : bytes };
+  });
 }
 
 async function checkRecorder(name, edit, expected) {
@@ -131,8 +131,10 @@ async function checkRecorder(name, edit, expected) {
   const imported = () => pyodide.runPython("import sys; 'runtime.recorder' in sys.modules");
   assert.equal(imported(), true, `${name}: the snapshot has not imported the recorder`);
   const served = recorderFiles(edit);
-  pyodide.FS.mkdirTree("/loopstep/runtime");
-  for (const { path: where, bytes } of served) pyodide.FS.writeFile(`/loopstep/${where}`, bytes);
+  for (const { path: where, bytes } of served) {
+    pyodide.FS.mkdirTree(`/loopstep/${where}`.slice(0, `/loopstep/${where}`.lastIndexOf("/")));
+    pyodide.FS.writeFile(`/loopstep/${where}`, bytes);
+  }
   const from = await settleRecorder(pyodide, recorder, served, "/loopstep");
   assert.equal(from, expected, `${name}: the recorder came from ${from}`);
   assert.equal(imported(), expected === "snapshot", `${name}: runtime.recorder kept or dropped`);

@@ -2,8 +2,8 @@
 //
 //   node tests/node/record.mjs JOB.json
 //
-// JOB.json: {"indexURL": ".../web/vendor/pyodide-314.0.8/",
-//            "runtime": {"catalog.py": "/abs/path", ...},      // written to /loopstep/runtime/
+// JOB.json: {"indexURL": ".../web/vendor/pyodide-VERSION/",
+//            "runtime": {"catalog.py": "/abs/path", ...},      // written to /loopstep/runtime/ (sub/x.py too)
 //            "lessons": {"s06/lesson.toml": "/abs/path", ...}, // written to /loopstep/lessons/
 //            "runs": [{"lesson", "block", "scenario", "maxSteps"?, "backend"?, "setup"?, "questions"?, "agent"?,
 //                      "packed"?}, ...],

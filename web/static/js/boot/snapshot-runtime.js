@@ -13,8 +13,8 @@ const packageOf = (recorded) => recorded.module.split(".")[0];
 export async function sameSources(recorded, files, folder) {
   if (!recorded?.sources || recorded.folder !== folder) return false;
   const prefix = `${packageOf(recorded)}/`;
-  const served = files.filter(({ path }) =>
-    path.startsWith(prefix) && path.endsWith(".py") && !path.slice(prefix.length).includes("/"));
+  // the package's modules, its sub-packages' too (web/bundles.py runtime_modules)
+  const served = files.filter(({ path }) => path.startsWith(prefix) && path.endsWith(".py"));
   if (served.length !== Object.keys(recorded.sources).length) return false;
   const digests = await Promise.all(served.map(({ bytes }) => sha256(bytes)));
   return served.every(({ path }, i) => recorded.sources[path] === digests[i]);

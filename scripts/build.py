@@ -1,0 +1,178 @@
+"""Build what the site serves but the repository does not hold (`make build`).
+
+    python3 scripts/build.py [--force] [--check]
+
+The outputs, made with the vendored Pyodide by Node 20+ (scripts/ensure_node.sh finds or
+installs it) and ignored by git:
+
+- the precompiled recorder, web/static/pyc/runtime.<cache tag>.bin (+ .br/.gz), by
+  scripts/build_runtime_pyc.mjs;
+- the fast boot set, web/vendor/loopstep-boot-<version>/ (trimmed standard library,
+  memory snapshot, empty.zip, boot.json, .br/.gz copies, SHA256SUMS), by
+  scripts/build_boot.mjs.
+
+They are cached: build/outputs.json (the stamp) holds a digest of every input (the
+vendored Pyodide's files and its version, the recorder's modules, the lessons the boot
+set is trimmed for, the build scripts) and the sha256 of every output; while both still
+hold, nothing is rebuilt and Node is not needed. `--force` rebuilds; `--check` only
+says whether the outputs are current (exit status 1 when not).
+
+Runs with the Python that runs make (3.11+, the standard library only); the wheel's
+build (setup.py) runs the same build.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from web import assets, bundles  # noqa: E402  (the standard library only)
+
+SCRIPTS = ROOT / "scripts"
+STAMP = ROOT / "build" / "outputs.json"
+BUILD_SCRIPTS = ("build.py", "build_boot.mjs", "build_boot.py", "build_runtime_pyc.mjs",
+                 "precompress.mjs")
+# the lessons recorded to choose the trimmed standard library (scripts/build_boot.mjs)
+LESSON_FOLDERS = (ROOT / "runtime" / "lessons", ROOT / "stubs", ROOT / "bench" / "lessons")
+# the snapshot's stored form, shared with the page (build_boot.mjs imports it)
+SNAPSHOT_DELTA = assets.STATIC_DIR / "js" / "snapshot-delta.js"
+
+
+def _files_under(folder: Path, suffixes: tuple[str, ...]) -> list[Path]:
+    return sorted(p for p in folder.rglob("*")
+                  if p.is_file() and p.suffix in suffixes and "__pycache__" not in p.parts)
+
+
+def inputs() -> list[Path]:
+    """Every file the outputs are made from."""
+    found = [assets.VENDOR_DIR / "PYODIDE_VERSION"]
+    found += [assets.PYODIDE_DIR / name for name in assets.BOOT_FILES]
+    found += [bundles.RUNTIME_DIR / rel for rel in bundles.runtime_modules()]
+    for folder in LESSON_FOLDERS:
+        found += _files_under(folder, (".py", ".toml"))
+    found += [SCRIPTS / name for name in BUILD_SCRIPTS]
+    found += [SNAPSHOT_DELTA, Path(bundles.__file__)]   # and the module list's source
+    return sorted(set(found))
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _rel(path: Path) -> str:
+    return path.resolve().relative_to(ROOT).as_posix()
+
+
+def inputs_digest() -> str:
+    """One digest of the inputs' paths and contents."""
+    digest = hashlib.sha256()
+    for path in inputs():
+        digest.update(f"{_rel(path)}\0{_sha256(path)}\n".encode())
+    return digest.hexdigest()
+
+
+def outputs() -> list[Path]:
+    """The files the build writes, as they are on disk now."""
+    pyc = assets.RUNTIME_PYC
+    found = [p for p in (pyc, pyc.with_name(pyc.name + ".br"), pyc.with_name(pyc.name + ".gz"))
+             if p.is_file()]
+    if assets.BOOT_DIR.is_dir():
+        found += sorted(p for p in assets.BOOT_DIR.iterdir() if p.is_file())
+    return found
+
+
+def stamp() -> dict | None:
+    try:
+        return json.loads(STAMP.read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def stale_reason() -> str | None:
+    """Why the outputs must be built, or None when they are those of the current inputs."""
+    recorded = stamp()
+    if recorded is None:
+        return "never built here"
+    if recorded.get("inputs") != inputs_digest():
+        return "inputs changed since the last build"
+    on_disk = {_rel(p): _sha256(p) for p in outputs()}
+    if on_disk != recorded.get("outputs"):
+        return "outputs missing or changed since the last build"
+    return None
+
+
+def find_node() -> str:
+    """$LOOPSTEP_NODE, else what scripts/ensure_node.sh finds or installs (Node 20+)."""
+    if os.environ.get("LOOPSTEP_NODE"):
+        return os.environ["LOOPSTEP_NODE"]
+    done = subprocess.run([str(SCRIPTS / "ensure_node.sh")], stdout=subprocess.PIPE, text=True)
+    if done.returncode != 0 or not done.stdout.strip():
+        raise SystemExit("build: Node.js 20+ is needed to build the boot set (see above)")
+    return done.stdout.strip().splitlines()[-1]
+
+
+def config() -> dict:
+    """What the Node scripts are told: the one source of each shared fact."""
+    return {
+        "version": assets.PYODIDE_VERSION,
+        "python": assets.PYODIDE_PYTHON,
+        "pyodideDir": str(assets.PYODIDE_DIR),
+        "bootDir": str(assets.BOOT_DIR),
+        "pycFile": str(assets.RUNTIME_PYC),
+        "runtimeDir": str(bundles.RUNTIME_DIR),
+        "runtimeModules": bundles.runtime_modules(),
+        "snapshotDelta": str(SNAPSHOT_DELTA),
+    }
+
+
+def build(force: bool = False, log=print) -> bool:
+    """Build the outputs unless they are current; returns whether it built."""
+    reason = "forced" if force else stale_reason()
+    if reason is None:
+        log("build: up to date (build/outputs.json)")
+        return False
+    log(f"build: building the boot set and the precompiled recorder ({reason})")
+    node = find_node()
+    digest = inputs_digest()
+    STAMP.unlink(missing_ok=True)
+    with tempfile.TemporaryDirectory(prefix="loopstep-build-") as tmp:
+        config_path = Path(tmp) / "config.json"
+        config_path.write_text(json.dumps(config()), "utf-8")
+        for script in ("build_runtime_pyc.mjs", "build_boot.mjs"):
+            done = subprocess.run([node, str(SCRIPTS / script), "--config", str(config_path)],
+                                  cwd=ROOT)
+            if done.returncode != 0:
+                raise SystemExit(f"build: scripts/{script} failed (exit {done.returncode})")
+    if inputs_digest() != digest:
+        raise SystemExit("build: the inputs changed while building; run it again")
+    STAMP.parent.mkdir(parents=True, exist_ok=True)
+    STAMP.write_text(json.dumps({"inputs": digest, "pyodide": assets.PYODIDE_VERSION,
+                                 "outputs": {_rel(p): _sha256(p) for p in outputs()}},
+                                indent=1) + "\n", "utf-8")
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--force", action="store_true", help="rebuild even when current")
+    parser.add_argument("--check", action="store_true", help="only say whether it is current")
+    args = parser.parse_args(argv)
+    if args.check:
+        reason = stale_reason()
+        print(f"build: {reason}" if reason else "build: up to date")
+        return 1 if reason else 0
+    build(force=args.force)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
