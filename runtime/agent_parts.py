@@ -15,13 +15,14 @@ Texts longer than MAX_TEXT keep their first MAX_TEXT − 1 characters and end in
 "…", like values do; containers keep MAX_ITEMS items, nested MAX_DEPTH deep.
 """
 
-from .values import MAX_DEPTH, MAX_ITEMS, leaf
+from .values import MAX_DEPTH, MAX_ITEMS, leaf, presented
 
 MAX_TEXT = 2000
 _MISSING = object()
 
 
 def cut(text):
+    text = presented(text)
     return text if len(text) <= MAX_TEXT else text[:MAX_TEXT - 1] + "…"
 
 

@@ -44,7 +44,8 @@ def _environment() -> Environment:
 
 def engine_files() -> list[str]:
     """The recorder's own modules, as the worker must lay them out."""
-    return sorted(p.name for p in RUNTIME_DIR.glob("*.py"))
+    return sorted(p.relative_to(RUNTIME_DIR).as_posix()
+                  for p in [*RUNTIME_DIR.glob("*.py"), *RUNTIME_DIR.glob("standins/*.py")])
 
 
 def preset_label(lesson, name: str, lang: str) -> str:
