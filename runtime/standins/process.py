@@ -119,18 +119,18 @@ class Processes:
                                       input or "")
         if kwargs.get("stderr") == STDOUT:
             out, err = out + err, ""
-        stdout = self._route(out, kwargs.get("stdout"), text)
-        stderr = self._route(err, kwargs.get("stderr"), text)
+        stdout = self._route(out, kwargs.get("stdout"), text, sys.stdout)
+        stderr = self._route(err, kwargs.get("stderr"), text, sys.stderr)
         if check and code:
             raise CalledProcessError(code, args, stdout, stderr)
         return CompletedProcess(args, code, stdout, stderr)
 
     @staticmethod
-    def _route(data, where, text):
+    def _route(data, where, text, stream):
         if where == PIPE:
             return data if text else data.encode("utf-8")
         if where is None or where == STDOUT:
-            sys.stdout.write(data)
+            stream.write(data)
         return None
 
     def check_output(self, *popenargs, timeout=None, **kwargs):
@@ -140,8 +140,8 @@ class Processes:
     def call(self, *popenargs, timeout=None, **kwargs):
         return self.run(*popenargs, timeout=timeout, **kwargs).returncode
 
-    def check_call(self, *popenargs, timeout=None, **kwargs):
-        self.run(*popenargs, timeout=timeout, check=True, **kwargs)
+    def check_call(self, *popenargs, **kwargs):
+        self.run(*popenargs, check=True, **kwargs)
         return 0
 
     def getstatusoutput(self, cmd, *, encoding=None, errors=None):
