@@ -17,12 +17,14 @@ client = TestClient(server.create_app())
 for url in ["/", "/lessons/s06", "/embed/s06/child_tools", "/api/lessons",
             "/vendor/pyodide-314.0.8/pyodide.asm.wasm", "/vendor/loopstep-boot-314.0.8/boot.json",
             "/static/js/page.js", "/static/embed.js", "/py/runtime/recorder.py",
+            "/py/runtime/standins/shell.py",
             "/py/lessons/s06/core/runtime.py", "/py/lessons/s06/lesson.toml"]:
     assert client.get(url).status_code == 200, url
 lessons = {lesson["id"] for lesson in client.get("/api/lessons").json()["lessons"]}
 assert {"s06", "s01", "lcc-s06", "s06-recursive"} <= lessons, lessons
 from runtime.recorder import record
 assert record("s06", "run_subagent", "limit")["stdout"] == "完成： call_limit\\n"
+assert record("agent-whole", "run_bash", "dangerous")["stdout"].endswith("Error: Dangerous command blocked\\n")
 print("ok")
 """
 
