@@ -118,7 +118,7 @@ async function snapshotChild(zipPath, modulesPath, outPath) {
   const pyodide = await load({ stdLibURL: zipPath, _makeSnapshot: true });
   const build = helper(pyodide);
   const failed = JSON.parse(build.preimport(readFileSync(modulesPath, "utf8")));
-  pyodide.FS.mkdirTree(`${WORKER_ROOT}/runtime`);
+  pyodide.FS.mkdirTree(`${WORKER_ROOT}/runtime/standins`);
   for (const name of runtimeSources()) {
     pyodide.FS.writeFile(`${WORKER_ROOT}/runtime/${name}`, readFileSync(path.join(RUNTIME, name)));
   }
@@ -166,7 +166,8 @@ function zeroUnused(M) {
 
 /** The recorder's modules, as the worker lays them out (web/pages.py engine_files). */
 function runtimeSources() {
-  return readdirSync(RUNTIME).filter((name) => name.endsWith(".py")).sort();
+  const py = (dir) => readdirSync(path.join(RUNTIME, dir)).filter((name) => name.endsWith(".py"));
+  return [...py("."), ...py("standins").map((name) => `standins/${name}`)].sort();
 }
 
 function precompress(dir, names) {

@@ -25,8 +25,9 @@ const pyodide = await loadPyodide({
   stdout: () => {}, stderr: () => {},
 });
 
-const names = readdirSync(path.join(ROOT, "runtime")).filter((n) => n.endsWith(".py")).sort();
-pyodide.FS.mkdirTree("/build/runtime");
+const py = (dir) => readdirSync(path.join(ROOT, "runtime", dir)).filter((n) => n.endsWith(".py"));
+const names = [...py("."), ...py("standins").map((n) => `standins/${n}`)].sort();
+pyodide.FS.mkdirTree("/build/runtime/standins");
 for (const name of names) {
   pyodide.FS.writeFile(`/build/runtime/${name}`, readFileSync(path.join(ROOT, "runtime", name)));
 }

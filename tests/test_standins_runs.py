@@ -70,7 +70,7 @@ def test_delegates_makes_five_model_calls_the_middle_three_the_subagents():
         ["tool_use", "tool_use", "tool_use", "end_turn", "end_turn"]
     results = {t["input"].get("command"): t["result"] for t in agent["tools"]}
     assert results["cat requirements.txt"] == "pytest>=8.0\nrequests>=2.31"
-    assert results["ls"] == "README.md\nrequirements.txt\nsrc\ntests"
+    assert results["ls"] == "README.md\nrequirements.txt\nsrc"
     assert [t["name"] for t in agent["tools"]] == ["task", "bash", "bash"]
     child_prompt = agent["messages"][agent["calls"][1]["messages"][0]]
     assert child_prompt == ["user", "读 requirements.txt，说出测试框架和版本。"]

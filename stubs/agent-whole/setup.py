@@ -19,5 +19,5 @@ CHILD = [tool("bash", command="ls"), tool("bash", command=COMMAND),
 def reply(*, system, messages, **request):
     turn = sum(m["role"] == "assistant" for m in messages)
     if system.startswith("You are a subagent"):
-        return tool("bash", command="ls tests") if scenario == "turn_limit" else CHILD[turn]
+        return tool("bash", command="ls src") if scenario == "turn_limit" else CHILD[turn]
     return PARENT if turn == 0 else f"（{scenario}）我看过了：这个项目用 pytest。"
