@@ -9,8 +9,10 @@ def tool(name, **args):
     return {"content": [{"type": "tool_use", "name": name, "input": args}]}
 
 
-PARENT = {"delegates": tool("task", prompt=PROMPT), "reads": tool("read_file", path="requirements.txt"),
-          "dangerous": tool("bash", command=COMMAND), "unknown_tool": tool("deploy", target="prod"),
+PARENT = {"delegates": tool("task", prompt=PROMPT),
+          "reads": tool("read_file", path="requirements.txt"),
+          "dangerous": tool("bash", command=COMMAND),
+          "unknown_tool": tool("deploy", target="prod"),
           "turn_limit": tool("task", prompt="找出所有测试文件。")}[scenario]
 CHILD = [tool("bash", command="ls"), tool("bash", command=COMMAND),
          "测试框架是 pytest（requirements.txt 要求 pytest>=8.0）。"]
