@@ -139,7 +139,8 @@ def test_shell_reads_stdin_and_knows_its_commands(folder):
     shell = Shell(folder)
     assert shell.run_line("grep b", str(folder), "abc\nxyz\nbb\n") == (0, "abc\nbb\n", "")
     assert shell.known("cat a.txt | wc -l") and not shell.known("cat a.txt | sort")
-    assert not shell.known("ls `pwd`") or shell.run_line("ls `pwd`", str(folder))[0] != 0
+    assert shell.run_line("ls `pwd`", str(folder)) == \
+        (2, "", "ls: cannot access '`pwd`': No such file or directory\n")   # no substitution
 
 
 # -- subprocess ----------------------------------------------------------------------------
@@ -253,3 +254,9 @@ def test_bundled_agent_whole_declares_its_standins():
     assert standins.modules == ("anthropic", "dotenv", "subprocess") and standins.model == "reply"
     assert dict(standins.env) == {"MODEL_ID": "claude-sonnet-4-5"}
     assert "requirements.txt" in dict(standins.files)
+
+
+def test_clients_show_as_the_sdks_classes():
+    ctx = context()
+    assert repr(anthropic.build(ctx)["anthropic"].Anthropic) == "<class 'anthropic.Anthropic'>"
+    assert repr(openai.build(ctx)["openai"].OpenAI) == "<class 'openai.OpenAI'>"

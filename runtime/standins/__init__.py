@@ -10,7 +10,6 @@ and in Pyodide. See docs/authoring.md, "A published agent file, whole".
 """
 
 import builtins
-import io
 import os
 import sys
 
@@ -48,8 +47,8 @@ class Run:
         return found
 
     def stdin(self):
-        answers = self.standins.input if self.standins else None
-        return terminal.stdin(answers, self.output) if answers else io.StringIO("")
+        """The program's stdin: the ``input`` answers, or empty."""
+        return terminal.stdin(self.standins.input if self.standins else None, self.output)
 
     def __enter__(self):
         self._saved = isolation.snapshot()

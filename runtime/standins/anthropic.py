@@ -94,7 +94,7 @@ def build(context):
             self.base_url = options.get("base_url")
             self.messages = Messages(context)
 
-    Anthropic.__module__ = NAME
+    Anthropic.__module__, Anthropic.__qualname__ = NAME, "Anthropic"
     for cls in (Usage, TextBlock, ToolUseBlock, ThinkingBlock, Message):
         setattr(type_module, cls.__name__, cls)
         setattr(module, cls.__name__, cls)

@@ -114,7 +114,7 @@ def build(context):
             self.base_url = options.get("base_url")
             self.chat = types.SimpleNamespace(completions=Completions(context))
 
-    OpenAI.__module__ = NAME
+    OpenAI.__module__, OpenAI.__qualname__ = NAME, "OpenAI"
     module.OpenAI = OpenAI
     for cls in ERRORS.values():
         setattr(module, cls.__name__, cls)

@@ -279,7 +279,7 @@ def _walk(shell, names, cwd):
             continue
         for folder, dirs, found in os.walk(full):
             dirs.sort()
-            rel = os.path.relpath(folder, os.path.join(cwd))
+            rel = os.path.relpath(folder, cwd)
             for file in sorted(found):
                 files.append(os.path.normpath(os.path.join(rel, file)))
     return files
