@@ -68,7 +68,9 @@ def pyodide(rounds: dict) -> dict:
                 runs.append({"lesson": lesson, "block": block, "scenario": scenario,
                              "maxSteps": cap, "packed": True, "agent": agent, "key": key})
     job = {"indexURL": str(INDEX),
-           "runtime": {p.name: str(p) for p in (ROOT / "runtime").glob("*.py")},
+           "runtime": {p.relative_to(ROOT / "runtime").as_posix(): str(p)
+                       for p in [*(ROOT / "runtime").glob("*.py"),
+                                 *(ROOT / "runtime").glob("standins/*.py")]},
            "lessons": files, "runs": runs}
     job_path = Path(tempfile.mkdtemp(prefix="loopstep-agent-")) / "job.json"
     job_path.write_text(json.dumps(job), "utf-8")

@@ -69,12 +69,14 @@ class _Conversation:
 
 
 class Capture:
-    def __init__(self, lesson_id, spec, builder, strict=True):
+    def __init__(self, lesson_id, spec, builder, strict=True, stand_ins=None):
         self.where = f"{lesson_id}/lesson.toml [agent]"
         self.strict = strict          # False: a name the (reader's) setup lacks is skipped
         self.spec = spec
         self.builder = builder
-        self.model = {}               # code → declared name
+        # code → declared name; the stand-in clients' create methods (runtime/standins)
+        # are model calls without being declared
+        self.model = dict(stand_ins or {})
         self.tools = {}               # code → tool name, or None (from the call's tool_use)
         self.pending = {}             # frame → call record
         self.conversations = []       # [depth, parent]

@@ -15,13 +15,16 @@ Texts longer than MAX_TEXT keep their first MAX_TEXT − 1 characters and end in
 "…", like values do; containers keep MAX_ITEMS items, nested MAX_DEPTH deep.
 """
 
-from .values import MAX_DEPTH, MAX_ITEMS, leaf
+import json
+
+from .values import MAX_DEPTH, MAX_ITEMS, leaf, presented
 
 MAX_TEXT = 2000
 _MISSING = object()
 
 
 def cut(text):
+    text = presented(text)
     return text if len(text) <= MAX_TEXT else text[:MAX_TEXT - 1] + "…"
 
 
@@ -92,15 +95,42 @@ def part(value):
     return ["other", text_of(kind), _leaf_text(value)]
 
 
+def _tool_call(value):
+    """A Chat Completions tool call (``{"id", "function": {"name", "arguments"}}``) as a
+    tool_use part; its JSON arguments as data."""
+    function = field(value, "function")
+    arguments = field(function, "arguments")
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except ValueError:
+            pass
+    return ["tool_use", text_of(field(value, "id", "")), text_of(field(function, "name", "")),
+            data(arguments)]
+
+
 def message(value):
     role = field(value, "role", _MISSING)
     if role is _MISSING:     # not a message: show what was passed as one user text
         return ["user", text_of(value)]
-    return [text_of(role), content(field(value, "content"))]
+    if role == "tool":       # Chat Completions: a tool's answer, as a tool_result part
+        return ["user", [["tool_result", text_of(field(value, "tool_call_id", "")),
+                          content(field(value, "content")), False]]]
+    shown = content(field(value, "content"))
+    calls = field(value, "tool_calls")
+    if isinstance(calls, (list, tuple)) and calls:   # Chat Completions: the assistant's calls
+        shown = ([shown] if shown else []) if isinstance(shown, str) else shown
+        shown = shown + [_tool_call(call) for call in calls[:MAX_ITEMS]]
+    return [text_of(role), shown]
 
 
 def response(value):
     """(stop reason, parts) of what a model call returned."""
+    choices = field(value, "choices")
+    if isinstance(choices, list) and choices:       # a Chat Completions response
+        stop = field(choices[0], "finish_reason")
+        return (None if stop is None else text_of(stop)), \
+            message(field(choices[0], "message", {}))[1]
     stop = field(value, "stop_reason")
     parts = field(value, "content", _MISSING)
     if parts is _MISSING:

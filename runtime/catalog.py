@@ -11,6 +11,7 @@ from pathlib import Path, PurePosixPath
 import tomllib
 
 from . import agent_spec
+from .standins.spec import standins_from_toml
 from .statements import find_function
 
 HERE = Path(__file__).parent
@@ -85,6 +86,7 @@ class Lesson:
     stages: tuple
     files: dict = field(repr=False)   # relative path -> absolute Path, all the lesson needs
     agent: object = None              # agent_spec.AgentSpec or None (the [agent] table)
+    standins: object = None           # standins.Standins or None (the [standins] table)
 
     def block(self, symbol):
         for block in self.blocks:
@@ -237,9 +239,11 @@ def load_lesson_file(lesson_id, toml_path, roots):
     stages = tuple(_stage(raw, where, blocks) for raw in data.get("stages", []))
     agent = agent_spec.parse(data.get("agent"), where,
                              {p: _read(files[p]) for p in [setup, *modules]}, LessonError)
+    stand_ins = standins_from_toml(data.get("standins"), where, _read(files[setup]), setup,
+                                   LessonError)
     return Lesson(lesson_id, _langs(data, "title", where), _langs(data, "summary", where),
                   setup, tuple(modules), tuple(presets), tuple(blocks.values()), stages, files,
-                  agent)
+                  agent, stand_ins)
 
 
 def _lesson_dirs(roots):

@@ -10,6 +10,7 @@ is reported as the trace's ``setup_error`` {type, message, line}.
 import traceback
 
 from .catalog import CUSTOM, Program
+from .values import presented
 
 MAX_SETUP_CHARS = 100_000
 
@@ -54,4 +55,4 @@ def runtime_error(exc, setup_path, program_files):
             innermost = frame.f_code.co_filename, lineno
     if innermost is None or innermost[0] != setup_path:
         return None
-    return {"type": type(exc).__name__, "message": str(exc), "line": innermost[1]}
+    return {"type": type(exc).__name__, "message": presented(str(exc)), "line": innermost[1]}

@@ -29,7 +29,7 @@ import sys
 from .expressions import Refused, error_text, template_parts
 from .question_code import Failed, Frame, compile_group
 from .steps import _OWN_LINE
-from .values import MAX_CHARS
+from .values import MAX_CHARS, presented
 from .watches import Watches
 
 LINE = 1
@@ -55,9 +55,10 @@ _REPR.maxlist = _REPR.maxtuple = _REPR.maxdict = _REPR.maxset = 20
 def _text(value):
     """A logpoint part's text: a string as itself, anything else as a bounded repr."""
     if type(value) is str:
+        value = presented(value)
         return value if len(value) <= MAX_CHARS else value[:MAX_CHARS - 1] + "…"
     try:
-        return _REPR.repr(value)
+        return presented(_REPR.repr(value))
     except Exception as exc:
         return f"<{error_text(exc)}>"
 

@@ -5,20 +5,21 @@ point shared by the CPython tests, the CLI and the browser worker (Pyodide).
 """
 
 import ast
-import builtins
 import io
 import linecache
 import sys
 import traceback
 import types
 
-from . import backends, custom, wire
+from . import backends, custom, standins, wire
 from .agent import Capture
+from .agent_spec import AgentSpec
 from .questions import Questions
 from .backends import StopRecording
 from .catalog import LessonError, load_lesson
 from .statements import find_function, statement_ranges
 from .steps import Columns, TraceBuilder
+from .values import FOLDER_ALIASES, presented
 
 FORMAT = 1
 # The step cap of every recording unless one is given: the page's (`loopstep serve
@@ -45,8 +46,9 @@ class Output(io.TextIOBase):
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
         if self.muted:
             return len(text)
-        self.parts.append(text)
-        self.units += len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+        shown = presented(text) if FOLDER_ALIASES else text
+        self.parts.append(shown)
+        self.units += len(shown) + sum(1 for ch in shown if ord(ch) > 0xFFFF)
         return len(text)
 
     def getvalue(self):
@@ -85,13 +87,14 @@ def _traceback_text(exc, program_files):
     return "".join(lines)
 
 
-def _run(codes, builder, backend, program_files, capture=None):
-    """Execute the program codes in one namespace; return (status, message, traceback,
+def _run(codes, builder, backend, program_files, namespace, capture=None):
+    """Execute the program codes in ``namespace``; return (status, message, traceback,
     the exception that escaped or None)."""
-    namespace = {"__name__": "__main__", "__builtins__": builtins}
     try:
         backend.start()
         try:
+            if capture is not None and capture.model:   # stand-in clients: from the start
+                backend.watch(set(capture.model), capture)
             for code in codes[:-1]:
                 exec(code, namespace)
             if capture is not None:   # the declared agent calls, observed from the entry on
@@ -114,7 +117,7 @@ def _run(codes, builder, backend, program_files, capture=None):
     except BaseException as exc:
         if not builder.stopped:
             builder.escaped(exc)
-            message = f"{type(exc).__name__}: {exc}"
+            message = presented(f"{type(exc).__name__}: {exc}")
             return "exception", message, _traceback_text(exc, program_files), exc
     if builder.internal_error:
         raise RuntimeError("recorder failure:\n" + builder.internal_error)
@@ -180,19 +183,25 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, ques
     if asked is not None and asked.active:
         builder.questions = asked
     engine = backends.make(backend, traced, builder, program_files)
-    capture = Capture(spec.id, spec.agent, builder, strict=scenario != custom.CUSTOM) \
-        if spec.agent and agent else None
+    run = standins.Run(spec.standins, output)
+    stand_in_calls = run.model_codes()
+    capture = Capture(spec.id, spec.agent or AgentSpec((), ()), builder,
+                      strict=scenario != custom.CUSTOM, stand_ins=stand_in_calls) \
+        if agent and (spec.agent or stand_in_calls) else None
 
     saved_lines = {p.path: linecache.cache.get(p.path) for p in programs}
     for p in programs:
         linecache.cache[p.path] = (len(p.text), None, p.text.splitlines(True), p.path)
     saved_io = sys.stdout, sys.stderr, sys.stdin
     sys.stdout = sys.stderr = output
-    sys.stdin = io.StringIO("")
     try:
-        status, message, tb_text, escaped = _run(codes, builder, engine, program_files, capture)
-        if tb_text:
-            output.write(tb_text)
+        with run:   # the stand-ins; sys.modules, os.environ, cwd, builtins, sys.path put back
+            sys.stdin = run.stdin()
+            status, message, tb_text, escaped = _run(codes, builder, engine, program_files,
+                                                     run.namespace, capture)
+            if tb_text:
+                output.write(tb_text)
+            setup_error = escaped and custom.runtime_error(escaped, spec.setup, program_files)
     finally:
         sys.stdout, sys.stderr, sys.stdin = saved_io
         for path, entry in saved_lines.items():
@@ -201,7 +210,6 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, ques
             else:
                 linecache.cache[path] = entry
 
-    setup_error = escaped and custom.runtime_error(escaped, spec.setup, program_files)
     header = _header(spec, block, scenario, engine.name, (status, message, output.getvalue()),
                      builder, setup_error)
     if asked is not None:

@@ -16,7 +16,7 @@ import traceback
 from .backends import StopRecording
 from .events import CALL, EXCEPTION, LINE, RETURN
 from .names import hidden, may_hide
-from .values import IMMUTABLE_SCALARS, MAX_CHARS, encode
+from .values import FOLDER_ALIASES, IMMUTABLE_SCALARS, MAX_CHARS, encode, presented
 
 _GENERATOR_FLAGS = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
 _OWN_LINE = frozenset({"<lambda>", "<genexpr>"})
@@ -26,7 +26,7 @@ _SMALL_INT = 10 ** 18                    # ints inside ±this are encoded by int
 
 def _message(exc):
     try:
-        return str(exc)
+        return presented(str(exc)) if FOLDER_ALIASES else str(exc)
     except BaseException:
         return f"<{type(exc).__qualname__}>"
 
@@ -36,7 +36,7 @@ def encode_fast(value):
     t = type(value)
     if t is int and -_SMALL_INT < value < _SMALL_INT:
         return int.__repr__(value)
-    if t is str and len(value) <= MAX_CHARS:
+    if t is str and len(value) <= MAX_CHARS and not FOLDER_ALIASES:
         return str.__repr__(value)
     return encode(value)
 

@@ -23,6 +23,18 @@ _FUNCTIONS = (types.FunctionType, types.BuiltinFunctionType, types.MethodType,
 _CYCLE_MARK = {"dict": "{...}", "list": "[...]", "tuple": "(...)", "set": "{...}",
                "frozenset": "frozenset({...})"}
 
+# The run's folder as the trace shows it: [(real path, shown path)] while a CPython
+# run has one (runtime/standins/workspace.py); empty otherwise.
+FOLDER_ALIASES = []
+
+
+def presented(text):
+    """``text`` with the run's real folder path shown as the trace shows it."""
+    for real, shown in FOLDER_ALIASES:
+        text = text.replace(real, shown)
+    return text
+
+
 # Types whose values never change in place: equal identity means equal encoding.
 IMMUTABLE_SCALARS = frozenset({int, float, complex, bool, str, bytes, type(None)})
 
@@ -45,6 +57,8 @@ def _kind(value):
 def leaf(value):
     """The leaf text of a value that is not a known container."""
     if isinstance(value, str):
+        if FOLDER_ALIASES:
+            value = presented(value)
         text = str.__repr__(value) if len(value) <= MAX_CHARS else None
         if text is not None:
             return text
@@ -72,6 +86,8 @@ def leaf(value):
         return f"<{cls.__qualname__} object>"
     if not isinstance(text, str):
         return f"<{cls.__qualname__} object>"
+    if FOLDER_ALIASES:
+        text = presented(text)
     return _cut(_ADDRESS.sub("", text))
 
 

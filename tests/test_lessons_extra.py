@@ -389,7 +389,9 @@ def test_outputs_in_pyodide(tmp_path):
     for lesson_id in ("lcc-s06", "s06-recursive", "s01"):
         lessons.update({rel: str(path) for rel, path in load_lesson(lesson_id).files.items()})
     job = {"indexURL": f"{PYODIDE}/",
-           "runtime": {p.name: str(p) for p in (ROOT / "runtime").glob("*.py")},
+           "runtime": {p.relative_to(ROOT / "runtime").as_posix(): str(p)
+                       for p in [*(ROOT / "runtime").glob("*.py"),
+                                 *(ROOT / "runtime").glob("standins/*.py")]},
            "lessons": lessons,
            "runs": [{"lesson": l, "block": b, "scenario": s} for l, b, s in RUNS]}
     (tmp_path / "job.json").write_text(json.dumps(job), encoding="utf-8")

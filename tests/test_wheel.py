@@ -26,7 +26,7 @@ boot = f"/vendor/{assets.BOOT_DIR.name}/"
 for url in ["/", "/lessons/s06", "/embed/s06/child_tools", "/api/lessons",
             f"{assets.PYODIDE_URL}pyodide.asm.wasm", boot + "boot.json", boot + "empty.zip",
             boot + "python_stdlib.zip", "/static/js/page.js", "/static/embed.js",
-            "/py/runtime/recorder.py", "/py/lessons/s06/core/runtime.py", "/py/lessons/s06/lesson.toml"]:
+            "/py/runtime/recorder.py", "/py/runtime/standins/shell.py", "/py/lessons/s06/core/runtime.py", "/py/lessons/s06/lesson.toml"]:
     assert client.get(url).status_code == 200, url
 snapshot = client.get(boot + "snapshot.bin", headers={"accept-encoding": "identity"})
 assert snapshot.status_code == 200, snapshot.status_code
@@ -37,6 +37,7 @@ lessons = {lesson["id"] for lesson in client.get("/api/lessons").json()["lessons
 assert {"s06", "s01", "lcc-s06", "s06-recursive"} <= lessons, lessons
 from runtime.recorder import record
 assert record("s06", "run_subagent", "limit")["stdout"] == "完成： call_limit\\n"
+assert record("agent-whole", "run_bash", "dangerous")["stdout"].endswith("Error: Dangerous command blocked\\n")
 print(json.dumps({"snapshot": hashlib.sha256(snapshot.content).hexdigest(),
                   "compiled": hashlib.sha256(compiled.content).hexdigest()}))
 """

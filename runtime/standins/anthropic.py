@@ -1,0 +1,108 @@
+"""The stand-in ``anthropic`` module: ``Anthropic(**any).messages.create(**request)``
+answers with the setup's reply function, as SDK-shaped objects.
+
+``reply(**request)`` gets exactly the keyword arguments of the lesson's call and
+returns a ``Message``, a text, a list of content blocks, or a dict in the Messages API
+shape: ``{"content": [{"type": "text", "text": …}, {"type": "tool_use", "name": …,
+"input": {…}}], "stop_reason": …}``. Missing fields are filled in: ids (``msg_001``,
+``toolu_001``, … counted per run), ``model`` (the request's), ``role``, ``type``,
+``usage`` (zeros) and ``stop_reason`` (``tool_use`` when a block asks for a tool, else
+``end_turn``). Nothing is sent anywhere.
+"""
+
+import types
+
+from .sdk import errors, field, model, reply_function
+
+NAME = "anthropic"
+_T = "anthropic.types"
+
+Usage = model(_T, "Usage", [("input_tokens", 0), ("output_tokens", 0)])
+TextBlock = model(_T, "TextBlock", [("citations", None), ("text", ""), ("type", "text")])
+ToolUseBlock = model(_T, "ToolUseBlock", [("id", ""), ("input", None), ("name", ""),
+                                          ("type", "tool_use")])
+ThinkingBlock = model(_T, "ThinkingBlock", [("signature", ""), ("thinking", ""),
+                                            ("type", "thinking")])
+Message = model(_T, "Message", [("id", ""), ("content", None), ("model", ""),
+                                ("role", "assistant"), ("stop_reason", None),
+                                ("stop_sequence", None), ("type", "message"),
+                                ("usage", None)])
+_BLOCKS = {"text": TextBlock, "tool_use": ToolUseBlock, "thinking": ThinkingBlock}
+
+
+ERRORS = errors(NAME)
+
+
+def _block(item, context):
+    if isinstance(item, tuple(_BLOCKS.values())):
+        return item
+    if isinstance(item, str):
+        return TextBlock(text=item)
+    kind = field(item, "type")
+    if not isinstance(item, dict) or kind not in _BLOCKS:
+        raise ValueError(f"reply: a content block must be a text or a dict of type "
+                         f"{', '.join(_BLOCKS)}, not {item!r}")
+    values = dict(item)
+    if kind == "tool_use":
+        values.setdefault("id", context.ids.next("toolu"))
+        values.setdefault("input", {})
+    return _BLOCKS[kind](**values)
+
+
+def message(answer, request, context):
+    """The Message for what ``reply`` returned."""
+    if isinstance(answer, Message):
+        return answer
+    if isinstance(answer, (str, list)):
+        answer = {"content": answer}
+    if not isinstance(answer, dict):
+        raise TypeError(f"reply must return a Message, a text, a list of blocks or a dict, "
+                        f"not {type(answer).__name__}")
+    values = dict(answer)
+    content = values.get("content", [])
+    content = [content] if isinstance(content, str) else list(content)
+    values["content"] = [_block(item, context) for item in content]
+    values.setdefault("id", context.ids.next("msg"))
+    values.setdefault("model", request.get("model", ""))
+    if isinstance(values.get("usage"), dict):
+        values["usage"] = Usage(**values["usage"])
+    values.setdefault("usage", Usage())
+    values.setdefault("stop_reason", "tool_use" if any(
+        b.type == "tool_use" for b in values["content"]) else "end_turn")
+    return Message(**values)
+
+
+class Messages:
+    def __init__(self, context):
+        self._context = context
+
+    def create(self, *, messages=None, **request):
+        """The model call: the recorder records it as one (runtime/agent.py)."""
+        context = self._context
+        reply = reply_function(context.namespace, context.model)
+        return message(reply(messages=messages, **request), request, context)
+
+
+def build(context):
+    """A fresh ``anthropic`` module (and ``anthropic.types``) for one run."""
+    module = types.ModuleType(NAME, "Stand-in for the Anthropic SDK (loopstep).")
+    type_module = types.ModuleType(_T)
+
+    class Anthropic:
+        def __init__(self, *_args, **options):
+            self.api_key = options.get("api_key")
+            self.base_url = options.get("base_url")
+            self.messages = Messages(context)
+
+    Anthropic.__module__, Anthropic.__qualname__ = NAME, "Anthropic"
+    for cls in (Usage, TextBlock, ToolUseBlock, ThinkingBlock, Message):
+        setattr(type_module, cls.__name__, cls)
+        setattr(module, cls.__name__, cls)
+    for cls in ERRORS.values():
+        setattr(module, cls.__name__, cls)
+    module.Anthropic = Anthropic
+    module.types = type_module
+    return {NAME: module, _T: type_module}
+
+
+MODEL_CODES = {Messages.create.__code__: "client.messages.create"}

@@ -1,0 +1,107 @@
+"""Response objects shaped like the SDKs' (pydantic models): fields in declaration
+order, ``Name(field=value, …)`` reprs, attribute access, ``model_dump()``.
+
+A stand-in module (anthropic.py, openai.py) declares its classes with ``model``:
+the class's ``__module__`` is the SDK's module name, so ``type(x)`` shows as the
+SDK's. ``Ids`` hands out deterministic ids (``msg_001``, ``toolu_001`` …) per run.
+"""
+
+
+class Model:
+    """Base of the SDK-like objects: ``FIELDS`` in order, each with its default."""
+
+    FIELDS = ()          # ((name, default), …)
+
+    def __init__(self, **values):
+        for name, default in self.FIELDS:
+            setattr(self, name, values.pop(name, default))
+        if values:
+            raise TypeError(f"{type(self).__name__}() got an unexpected field "
+                            f"{next(iter(values))!r}")
+
+    def __repr__(self):
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name, _ in self.FIELDS)
+        return f"{type(self).__name__}({shown})"
+
+    def __eq__(self, other):
+        return type(self) is type(other) and all(
+            getattr(self, n) == getattr(other, n) for n, _ in self.FIELDS)
+
+    __hash__ = None
+
+    def model_dump(self, **_options):
+        return {name: _dump(getattr(self, name)) for name, _ in self.FIELDS}
+
+    to_dict = model_dump
+
+
+def _dump(value):
+    if isinstance(value, Model):
+        return value.model_dump()
+    if isinstance(value, list):
+        return [_dump(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _dump(item) for key, item in value.items()}
+    return value
+
+
+def model(module, name, fields):
+    """A Model subclass named ``name`` in module ``module`` with ``fields`` (name, default)."""
+    return type(name, (Model,), {"FIELDS": tuple(fields), "__module__": module,
+                                 "__qualname__": name})
+
+
+class Ids:
+    """Deterministic ids of one run: ``next("msg")`` → ``msg_001``, ``msg_002`` …"""
+
+    def __init__(self):
+        self.counts = {}
+
+    def next(self, prefix):
+        self.counts[prefix] = self.counts.get(prefix, 0) + 1
+        return f"{prefix}_{self.counts[prefix]:03d}"
+
+
+def field(value, name, default=None):
+    """``value[name]`` of a dict, ``value.name`` of anything else."""
+    if isinstance(value, dict):
+        return value.get(name, default)
+    return getattr(value, name, default)
+
+
+def reply_function(namespace, name):
+    """The setup's reply (or shell) function, looked up when it is first needed."""
+    function = namespace.get(name)
+    if not callable(function):
+        raise RuntimeError(f"the stand-in needs the setup function {name}(), "
+                           "which the setup did not define")
+    return function
+
+
+_ERROR_TREE = (("APIError", "Exception", None), ("APIConnectionError", "APIError", None),
+               ("APITimeoutError", "APIConnectionError", None),
+               ("APIStatusError", "APIError", 500), ("BadRequestError", "APIStatusError", 400),
+               ("AuthenticationError", "APIStatusError", 401),
+               ("RateLimitError", "APIStatusError", 429),
+               ("InternalServerError", "APIStatusError", 500))
+
+
+def _error_init(self, message="", *args, **options):
+    Exception.__init__(self, message, *args)
+    self.message = message
+    self.body = options.get("body")
+
+
+def errors(module):
+    """The SDK's exception classes (``except anthropic.RateLimitError``), for ``module``;
+    a reply function raises one to play a failing request."""
+    made = {"Exception": Exception}
+    for name, base, status in _ERROR_TREE:
+        attrs = {"__module__": module, "__qualname__": name}
+        if name == "APIError":
+            attrs["__init__"] = _error_init
+        if status is not None:
+            attrs["status_code"] = status
+        made[name] = type(name, (made[base],), attrs)
+    del made["Exception"]
+    return made
