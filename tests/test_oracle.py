@@ -57,7 +57,7 @@ oracle = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(oracle)
 
 LESSONS = load_lessons([CORPUS])
-BLOCKS = [(lesson.id, block.symbol) for lesson in LESSONS.values() for block in lesson.blocks]
+BLOCKS = [(lesson.id, block.id) for lesson in LESSONS.values() for block in lesson.blocks]
 QUIET = {"StopIteration", "GeneratorExit"}
 
 
