@@ -89,6 +89,8 @@ def test_a_breakpoint_in_inner_pauses_there_with_its_locals_and_stack(lesson):
     expect(pair.locator('[data-role="variables"] [data-var]')).to_have_count(3)
     assert stack_names(pair) == ["outer", "inner"]
     expect(pair.locator('[data-role="stack"] [data-frame]').last).to_have_attribute("data-frame", "inner")
+    # the stage's lines are file lines too
+    expect(lesson.locator('[data-stage="hand-off"]')).to_have_attribute("aria-current", "true")
     press(pair, "continue")
     expect(value(pair, "note")).to_have_text("'y@1'")
     assert stack_names(pair) == ["outer", "inner"]
