@@ -229,7 +229,8 @@ def _block(lesson_id, raw, roots, where, preset_names):
                                         else names[0]))
     here = f"{where} (block {block_id})"
     if not isinstance(block_id, str) or not _ID.fullmatch(block_id):
-        raise LessonError(here, f"id {block_id!r} must be letters, digits, '_', '-' or '.' (not first)")
+        raise LessonError(here, f"id {block_id!r} must be letters, digits, '_', '-' or '.' "
+                                "(starting with a letter, digit or '_')")
     first_line = parts[0].first if symbol else 1
     presets = raw.get("presets", [])
     if not isinstance(presets, list):

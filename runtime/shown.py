@@ -7,7 +7,6 @@ between two shown functions are one elided gap row unless they are all blank (th
 they are shown). See docs/authoring.md, "Blocks of several functions".
 """
 
-import ast
 from dataclasses import dataclass
 
 from .statements import find_function
@@ -76,7 +75,3 @@ def statement_nodes(tree, shown):
     if shown and shown[0].name == WHOLE:
         return list(tree.body)
     return [find_function(tree, part.name) for part in shown]
-
-
-def parse(text, filename):
-    return ast.parse(text, filename=filename)

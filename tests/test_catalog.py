@@ -28,7 +28,8 @@ def test_s06_lesson():
         "task_result": ("normal", "limit", "long"),
     }
     block = lesson.block("run_subagent")
-    assert (block.symbol, block.symbols, block.first_line) == ("run_subagent", ("run_subagent",), 11)
+    assert (block.symbol, block.symbols, block.first_line) == \
+        ("run_subagent", ("run_subagent",), 11)
     assert (block.def_line, block.line_count, block.spans) == (11, 17, [[1, 17]])
     assert [row[0] for row in block.rows] == list(range(1, 18))
     assert block.text.splitlines()[0].startswith("def run_subagent(")

@@ -51,7 +51,8 @@ def block(page, name):
 
 
 def numbers(locator, attribute):
-    return [int(n) for n in locator.evaluate_all(f"els => els.map(e => e.getAttribute('{attribute}'))")]
+    found = locator.evaluate_all(f"els => els.map(e => e.getAttribute('{attribute}'))")
+    return [int(n) for n in found]
 
 
 def stack_names(b):
@@ -88,7 +89,8 @@ def test_a_breakpoint_in_inner_pauses_there_with_its_locals_and_stack(lesson):
     expect(value(pair, "note")).to_have_text("'x@0'")
     expect(pair.locator('[data-role="variables"] [data-var]')).to_have_count(3)
     assert stack_names(pair) == ["outer", "inner"]
-    expect(pair.locator('[data-role="stack"] [data-frame]').last).to_have_attribute("data-frame", "inner")
+    innermost = pair.locator('[data-role="stack"] [data-frame]').last
+    expect(innermost).to_have_attribute("data-frame", "inner")
     # the stage's lines are file lines too
     expect(lesson.locator('[data-stage="hand-off"]')).to_have_attribute("aria-current", "true")
     press(pair, "continue")
