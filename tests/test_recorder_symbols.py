@@ -102,3 +102,14 @@ def test_probes_use_file_lines():
 def test_the_packed_form_is_the_same_trace():
     packed = record_packed("multi", "ping", "normal", roots=CORPUS)
     assert wire.unpack(packed) == record("multi", "ping", "normal", roots=CORPUS)
+
+
+def test_a_custom_setup_runs_a_symbols_block():
+    setup = "BUDGET_NOTE = 'mine'\nraise_here = 1 / 0\n"
+    trace = record("symbols", "outer", "custom", roots=FIXTURE, setup=setup)
+    assert trace["setup_error"] == {"type": "ZeroDivisionError", "message": "division by zero",
+                                    "line": 2}
+    assert trace["steps"] == []
+    fine = record("symbols", "code", "custom", roots=FIXTURE, setup="extra = 1\n")
+    module = [s for s in fine["steps"] if s["fn"] == "<module>"]
+    assert module[0]["set"]["extra"] == "1" and fine["stdout"] == "loaded 2\n"
