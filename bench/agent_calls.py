@@ -96,9 +96,9 @@ def growth() -> dict:
     rows = {}
     for block in lesson.blocks:
         for preset in block.presets:
-            a = len(record_packed("s06", block.symbol, preset).encode())
-            b = len(record_packed("s06", block.symbol, preset, agent=False).encode())
-            rows[f"{block.symbol}/{preset}"] = {"with": a, "without": b, "ratio": a / b}
+            a = len(record_packed("s06", block.id, preset).encode())
+            b = len(record_packed("s06", block.id, preset, agent=False).encode())
+            rows[f"{block.id}/{preset}"] = {"with": a, "without": b, "ratio": a / b}
     return {"runs": rows, "max_ratio": max(r["ratio"] for r in rows.values())}
 
 

@@ -37,12 +37,12 @@ def cpython_overhead(max_steps: int, rounds: int) -> dict:
     recorded, plain, steps = [], [], 0
     for _ in range(rounds):
         t0 = time.perf_counter()
-        text = record_packed("million", block.symbol, "normal", roots=[LESSONS],
+        text = record_packed("million", block.id, "normal", roots=[LESSONS],
                              max_steps=max_steps)
         recorded.append(time.perf_counter() - t0)
         steps = json.loads(text)["count"]
         codes = [compile(p.text, p.path, "exec", dont_inherit=True)
-                 for p in spec.programs(block.symbol, "normal")]
+                 for p in spec.programs(block.id, "normal")]
         namespace = {"__name__": "__main__"}
         with redirect_stdout(io.StringIO()):
             for code in codes[:-1]:

@@ -8,11 +8,12 @@ looked up in each root in order. See docs/design.md, "Lessons".
 import ast
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+import re
 import tomllib
 
-from . import agent_spec
+from . import agent_spec, shown as shown_parts
+from .shown import WHOLE
 from .standins.spec import standins_from_toml
-from .statements import find_function
 
 HERE = Path(__file__).parent
 BUNDLED_ROOTS = (HERE / "lessons", HERE.parent / "stubs")
@@ -38,19 +39,56 @@ class Preset:
 
 @dataclass(frozen=True)
 class Block:
-    symbol: str
+    id: str              # its name in URLs and traces: ``id``, else ``symbol``, else the first
+                         # of ``symbols``, else (``["*"]``) the source file's stem
+    symbol: str | None   # a one-function block (lines numbered from its def line); else None
+    symbols: tuple       # the displayed functions' names as listed, ("*",) for the whole file
     source: str          # path relative to a lessons root
-    def_line: int        # absolute line of the ``def`` in the source file
-    end_line: int        # absolute last line of the function
-    code_line: int       # first line of the code object (the first decorator, if any)
-    text: str            # the displayed source: def line .. end line, no final newline
+    parts: tuple         # shown.Part per displayed function (or the file), in file order
+    first_line: int      # the file line numbered 1: the def line of ``symbol``, else 1
+    rows: tuple          # displayed rows: (number, text), None for an elided gap
     presets: tuple
     entry: str           # the call entry text
     entry_path: str      # the file name the entry runs under
 
     @property
+    def text(self):
+        """The displayed lines (a ``symbol`` block: the function exactly), gaps left out."""
+        return "\n".join(row[1] for row in self.rows if row is not None)
+
+    @property
+    def def_line(self):
+        """The first part's ``def`` line (the function's, for a ``symbol`` block)."""
+        return self.parts[0].first
+
+    @property
+    def end_line(self):
+        return self.parts[-1].last
+
+    @property
+    def code_line(self):
+        return self.parts[0].code_line
+
+    @property
     def line_count(self):
-        return self.end_line - self.def_line + 1
+        """The highest displayed line number."""
+        return self.end_line - self.first_line + 1
+
+    @property
+    def spans(self):
+        """The displayed line numbers as [first, last] runs."""
+        out = []
+        for row in self.rows:
+            if row is None:
+                out.append(None)
+            elif out and out[-1] is not None:
+                out[-1][1] = row[0]
+            else:
+                out.append([row[0], row[0]])
+        return [span for span in out if span is not None]
+
+    def shows(self, number):
+        return any(a <= number <= b for a, b in self.spans)
 
 
 @dataclass(frozen=True)
@@ -88,11 +126,11 @@ class Lesson:
     agent: object = None              # agent_spec.AgentSpec or None (the [agent] table)
     standins: object = None           # standins.Standins or None (the [standins] table)
 
-    def block(self, symbol):
+    def block(self, block_id):
         for block in self.blocks:
-            if block.symbol == symbol:
+            if block.id == block_id:
                 return block
-        raise KeyError(f"lesson {self.id} has no block {symbol!r}")
+        raise KeyError(f"lesson {self.id} has no block {block_id!r}")
 
     def preset(self, name):
         for preset in self.presets:
@@ -108,9 +146,9 @@ class Lesson:
         self.preset(scenario)
         return f"scenario = {scenario!r}\n" + self.read(self.setup)
 
-    def programs(self, symbol, scenario):
+    def programs(self, block_id, scenario):
         """The texts run for a block, in order: setup, each module, the entry."""
-        block = self.block(symbol)
+        block = self.block(block_id)
         texts = [Program(self.setup, self.setup_text(scenario))]
         texts += [Program(path, self.read(path)) for path in self.modules]
         texts.append(Program(block.entry_path, block.entry))
@@ -160,31 +198,54 @@ def _langs(table, key, where):
     return {lang: _text(inner, lang, f"{where} [{key}]") for lang in LANGS}
 
 
+_ID = re.compile(r"\w[\w.-]*")
+
+
+def _names(raw, where):
+    """``symbol`` (one function) or ``symbols`` (several, or ["*"]): exactly one of them."""
+    if ("symbol" in raw) == ("symbols" in raw):
+        raise LessonError(where, "a block needs exactly one of 'symbol' and 'symbols'")
+    if "symbol" in raw:
+        symbol = _text(raw, "symbol", where)
+        if symbol == WHOLE:
+            raise LessonError(where, 'the whole file is symbols = ["*"], not symbol = "*"')
+        return symbol, None
+    return None, raw["symbols"]
+
+
 def _block(lesson_id, raw, roots, where, preset_names):
-    symbol = _text(raw, "symbol", where)
+    symbol, names = _names(raw, where)
     source = _text(raw, "source", where)
-    here = f"{where} (block {symbol})"
-    path = resolve(source, roots, here)
+    label = raw.get("id", symbol or names)   # for errors until the id is known
+    path = resolve(source, roots, f"{where} (block {label})")
     text = _read(path)
     try:
         tree = ast.parse(text, filename=source)
     except SyntaxError as error:
         raise LessonError(path, f"syntax error on line {error.lineno}: {error.msg}") from None
-    node = find_function(tree, symbol)
-    if node is None:
-        raise LessonError(path, f"no top-level function {symbol!r} (block {symbol} of {where})")
-    lines = text.split("\n")
-    shown = "\n".join(lines[node.lineno - 1:node.end_lineno])
-    code_line = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+    try:
+        parts = shown_parts.parts(tree, text, [symbol] if symbol else names)
+    except ValueError as error:
+        raise LessonError(path, f"{error} (block {label} of {where})") from None
+    block_id = raw.get("id", symbol or (PurePosixPath(source).stem if names == [WHOLE]
+                                        else names[0]))
+    here = f"{where} (block {block_id})"
+    if not isinstance(block_id, str) or not _ID.fullmatch(block_id):
+        raise LessonError(here, f"id {block_id!r} must be letters, digits, '_', '-' or '.' "
+                                "(starting with a letter, digit or '_')")
+    first_line = parts[0].first if symbol else 1
     presets = raw.get("presets", [])
     if not isinstance(presets, list):
         raise LessonError(here, "presets must be a list of preset names")
     for name in presets:
         if name not in preset_names:
             raise LessonError(here, f"names unknown preset {name!r}")
-    entry = _text(raw, "entry", here)
-    return Block(symbol, source, node.lineno, node.end_lineno, code_line, shown,
-                 tuple(presets), entry, f"{lesson_id}/entry/{symbol}.py")
+    entry = raw.get("entry", "") if names == [WHOLE] else _text(raw, "entry", here)
+    if not isinstance(entry, str):
+        raise LessonError(here, "entry must be text")
+    return Block(block_id, symbol, tuple([symbol] if symbol else names), source, parts,
+                 first_line, shown_parts.rows(text, parts, first_line), tuple(presets), entry,
+                 f"{lesson_id}/entry/{block_id}.py")
 
 
 def _stage(raw, where, blocks):
@@ -196,10 +257,12 @@ def _stage(raw, where, blocks):
         if name not in blocks:
             raise LessonError(here, f"names unknown block {name!r}")
         first, last = span.get("from"), span.get("to")
-        count = blocks[name].line_count
-        if not (isinstance(first, int) and isinstance(last, int) and 1 <= first <= last <= count):
+        block = blocks[name]
+        if not (isinstance(first, int) and isinstance(last, int) and first <= last
+                and block.shows(first) and block.shows(last)):
+            shown = ", ".join(f"{a}..{b}" for a, b in block.spans)
             raise LessonError(here, f"lines {first}..{last} are outside block {name} "
-                                    f"(lines 1..{count})")
+                                    f"(lines {shown})")
         spans.append(StageLines(name, first, last))
     return Stage(stage_id, _text(raw, "zh", here), _text(raw, "en", here), tuple(spans))
 
@@ -230,12 +293,13 @@ def load_lesson_file(lesson_id, toml_path, roots):
     for raw in data.get("blocks", []):
         block = _block(lesson_id, raw, roots, where, names)
         if block.source not in modules:
-            raise LessonError(where, f"block {block.symbol}: source {block.source!r} "
+            raise LessonError(where, f"block {block.id}: source {block.source!r} "
                                      "is not one of the modules")
-        if block.symbol in blocks:
-            raise LessonError(where, f"block {block.symbol} is listed twice")
+        if block.id in blocks:
+            raise LessonError(where, f"two blocks have the id {block.id!r} "
+                                     "(give one of them another 'id')")
         files[block.source] = resolve(block.source, roots, where)
-        blocks[block.symbol] = block
+        blocks[block.id] = block
     stages = tuple(_stage(raw, where, blocks) for raw in data.get("stages", []))
     agent = agent_spec.parse(data.get("agent"), where,
                              {p: _read(files[p]) for p in [setup, *modules]}, LessonError)

@@ -59,7 +59,7 @@ def render(value):
 
 def _print_step(index, step, lines, out, previous_out):
     span = f"{step['line']}" if step["end"] == step["line"] else f"{step['line']}-{step['end']}"
-    code = lines[step["line"] - 1].strip() if 1 <= step["line"] <= len(lines) else ""
+    code = lines.get(step["line"], "").strip()
     where = f"{step['fn']}#{step['frame']}"
     print(f"{index:>5} {step['event']:<9} L{span:<6} {'  ' * (step['depth'] - 1)}{where}: {code}")
     for name, value in step["set"].items():
@@ -86,9 +86,10 @@ def _parser():
     commands = parser.add_subparsers(dest="command", required=True)
     trace = commands.add_parser(
         "trace", help="record LESSON/BLOCK under a scenario and print its steps",
-        description="Record LESSON/BLOCK (e.g. s06/run_subagent) in this Python and print "
-                    "each step: index, event, line range (1 = the def line), function#frame, "
-                    "the code, changed locals and new output.")
+        description="Record LESSON/BLOCK (BLOCK: the block's id, e.g. s06/run_subagent) in "
+                    "this Python and print each step: index, event, line range (1 = the def "
+                    "line of a `symbol` block; the file's lines in a `symbols` block), "
+                    "function#frame, the code, changed locals and new output.")
     trace.add_argument("target", metavar="LESSON/BLOCK")
     trace.add_argument("--scenario", default="normal", help="preset name (default: normal)")
     trace.add_argument("--json", action="store_true", help="print the trace as JSON")
@@ -123,7 +124,7 @@ def main(argv=None):
     if args.json:
         print(json.dumps(trace, ensure_ascii=False))
         return 0
-    lines = shown.text.split("\n")
+    lines = dict(row for row in shown.rows if row is not None)
     print(f"{trace['lesson']}/{trace['block']} · {args.scenario} · Python {trace['python']} "
           f"({trace['backend']}) · {len(trace['steps'])} steps")
     previous_out = 0

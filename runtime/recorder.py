@@ -17,7 +17,8 @@ from .agent_spec import AgentSpec
 from .questions import Questions
 from .backends import StopRecording
 from .catalog import LessonError, load_lesson
-from .statements import find_function, statement_ranges
+from .shown import WHOLE, statement_nodes
+from .statements import statement_ranges
 from .steps import Columns, TraceBuilder
 from .values import FOLDER_ALIASES, presented
 
@@ -64,17 +65,34 @@ def _nested_codes(code):
     return found
 
 
-def _targets(module_code, symbol, first, last):
-    """The displayed function's code object and the traced codes (it and all nested)."""
-    for code in _nested_codes(module_code):
-        if code.co_name == symbol and first <= code.co_firstlineno <= last \
-                and code is not module_code:
-            break
-    else:
-        raise LookupError(f"function {symbol} not found in compiled module")
+def _targets(module_code, parts):
+    """The displayed code objects (one per part: a function's, or the module's own for
+    the whole file) and the traced codes (them and every code nested in them)."""
+    shown = []
+    for part in parts:
+        if part.name == WHOLE:
+            shown.append(module_code)
+            continue
+        for code in _nested_codes(module_code):
+            if code.co_name == part.name and part.code_line <= code.co_firstlineno <= part.first \
+                    and code is not module_code:
+                shown.append(code)
+                break
+        else:
+            raise LookupError(f"function {part.name} not found in compiled module")
     inline = sys.version_info < (3, 12)
-    traced = [c for c in _nested_codes(code) if not (inline and c.co_name in _INLINED)]
-    return code, traced
+    traced = [c for main in shown for c in _nested_codes(main)
+              if not (inline and c.co_name in _INLINED)]
+    return shown, traced
+
+
+def _ranges(tree, parts):
+    """``{line: (first, last)}`` of every statement the block steps (absolute lines)."""
+    ranges = {}
+    for node in statement_nodes(tree, parts):
+        for line, span in statement_ranges(node).items():
+            ranges.setdefault(line, span)
+    return ranges
 
 
 def _traceback_text(exc, program_files):
@@ -171,13 +189,13 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, ques
                        custom.syntax_error_text(exc)), _NOT_RUN, setup_error), Columns()
     source_index = 1 + spec.modules.index(shown.source)
     source_text = programs[source_index].text
-    function = find_function(ast.parse(source_text, shown.source), block)
-    main_code, traced = _targets(codes[source_index], block, shown.code_line, shown.def_line)
+    ranges = _ranges(ast.parse(source_text, shown.source), shown.parts)
+    main_codes, traced = _targets(codes[source_index], shown.parts)
     program_files = {p.path for p in programs}
     output = Output()
-    asked = Questions(questions, function.end_lineno - shown.def_line + 1, output) if questions else None
-    builder = TraceBuilder(def_line=shown.def_line, ranges=statement_ranges(function),
-                           main_code=main_code, root_codes=codes,
+    asked = Questions(questions, shown.line_count, output) if questions else None
+    builder = TraceBuilder(first_line=shown.first_line, ranges=ranges,
+                           main_codes=main_codes, root_codes=codes,
                            program_files=program_files, output=output,
                            max_steps=max_steps)
     if asked is not None and asked.active:
@@ -229,7 +247,7 @@ def _header(spec, block, scenario, backend_name, outcome, builder, setup_error):
         "lesson": spec.id, "block": block, "scenario": scenario,
         "python": f"{info.major}.{info.minor}.{info.micro}",
         "backend": backend_name,
-        "first_line": spec.block(block).def_line,
+        "first_line": spec.block(block).first_line,
         "status": status,
         "message": message,
         "stdout": stdout,

@@ -15,7 +15,7 @@ import traceback
 
 from .backends import StopRecording
 from .events import CALL, EXCEPTION, LINE, RETURN
-from .names import hidden, may_hide
+from .names import hider
 from .values import FOLDER_ALIASES, IMMUTABLE_SCALARS, MAX_CHARS, encode, presented
 
 _GENERATOR_FLAGS = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
@@ -51,7 +51,7 @@ class Columns:
     …] where stdout's length changed (it starts at 0); ``sets`` [step, [name,
     VALUE, …], …] where locals changed; ``dels`` {step: [name, …]}; ``rets``
     {step: VALUE}; ``excs`` {step: {"type", "message"}}. Lines are relative to
-    the displayed function.
+    the displayed function (file lines in a ``symbols`` block).
     """
 
     __slots__ = ("event", "line", "row", "frames", "end", "out", "sets", "dels", "rets", "excs")
@@ -74,14 +74,14 @@ class Columns:
 
 class FrameState:
     __slots__ = ("fid", "code", "spans", "stack", "depth", "row", "prev", "last_event",
-                 "last_span", "exc", "generator", "hides", "questions")
+                 "last_span", "exc", "generator", "hidden", "questions")
 
     def __init__(self, fid, code, spans):
         self.fid = fid
         self.code = code
         self.spans = spans
         self.generator = bool(code.co_flags & _GENERATOR_FLAGS)
-        self.hides = may_hide(code)
+        self.hidden = hider(code)   # None, or the rule of names its frames leave out
         self.prev = {}
         self.stack = 0
         self.depth = 0
@@ -93,16 +93,17 @@ class FrameState:
 
 
 class TraceBuilder:
-    def __init__(self, *, def_line, ranges, main_code, root_codes, program_files,
+    def __init__(self, *, first_line, ranges, main_codes, root_codes, program_files,
                  output, max_steps):
-        self.def_line = def_line
-        # absolute line → (first, last) of its statement, relative to the function;
+        self.first_line = first_line   # the file line numbered 1 (docs/design.md)
+        # absolute line → (first, last) of its statement, numbered from first_line;
         # the lines of one statement share one tuple, so a fold is an identity test
         shared = {}
-        self.spans = {line: shared.setdefault(span, (span[0] - def_line + 1, span[1] - def_line + 1))
+        self.spans = {line: shared.setdefault(span, (span[0] - first_line + 1,
+                                                     span[1] - first_line + 1))
                       for line, span in ranges.items()}
         self.own_spans = {}
-        self.main_code = main_code
+        self.main_codes = frozenset(main_codes)   # the displayed functions (or the module)
         self.root_codes = frozenset(root_codes)
         self.program_files = frozenset(program_files)
         self.output = output
@@ -128,7 +129,7 @@ class TraceBuilder:
 
     # -- helpers ---------------------------------------------------------------
     def _rel(self, line):
-        return line - self.def_line + 1
+        return line - self.first_line + 1
 
     def _span(self, state, line):
         """The (first, last) relative lines of the statement holding absolute ``line``."""
@@ -138,7 +139,7 @@ class TraceBuilder:
             line = state.code.co_firstlineno
         span = state.spans.get(line)
         if span is None:
-            rel = line - self.def_line + 1
+            rel = line - self.first_line + 1
             span = state.spans[line] = (rel, rel)
         return span
 
@@ -149,7 +150,7 @@ class TraceBuilder:
         if self.error is not None:
             return
         for frame, line in traceback.walk_tb(exc.__traceback__):
-            if frame.f_code is self.main_code:
+            if frame.f_code in self.main_codes:
                 self.error = {"type": type(exc).__name__, "message": _message(exc),
                               "line": self._rel(line)}
                 return
@@ -217,8 +218,9 @@ class TraceBuilder:
         changed = None
         grown = False
         items = frame.f_locals.items()
-        if state.hides:
-            items = [(name, value) for name, value in items if not hidden(name)]
+        if state.hidden is not None:
+            is_hidden = state.hidden
+            items = [(name, value) for name, value in items if not is_hidden(name)]
         for name, value in items:
             old = prev.get(name)
             if old is not None:
@@ -277,7 +279,7 @@ class TraceBuilder:
                 spans = self.spans
             state = self.frames[frame] = FrameState(self.next_fid, code, spans)
             self.next_fid += 1
-            if code is self.main_code and self.main_fid is None:
+            if self.main_fid is None and code in self.main_codes:
                 self.main_fid = state.fid
             line = code.co_firstlineno
         else:

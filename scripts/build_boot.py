@@ -64,9 +64,9 @@ def collect(runtime_parent, root_groups, max_steps):
                 continue
             for block in lesson.blocks:
                 for preset in block.presets:
-                    trace = record(lesson_id, block.symbol, preset, roots=roots,
+                    trace = record(lesson_id, block.id, preset, roots=roots,
                                    max_steps=max_steps)
-                    runs.append([lesson_id, block.symbol, preset, trace["status"]])
+                    runs.append([lesson_id, block.id, preset, trace["status"]])
     members = sorted({m for m in map(_zip_member, list(sys.modules.values())) if m})
     internal = ("runtime", "__main__")
     modules = sorted(name for name, module in list(sys.modules.items())

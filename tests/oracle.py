@@ -2,11 +2,13 @@
 
 Runs the block's programs as docs/design.md "How a block runs" says (setup, modules,
 entry in one namespace, stdout and stderr captured, empty stdin) under a settrace
-hook that watches the frames of the displayed function and of the code nested in it
-(on 3.11, not the list/dict/set comprehension frames, which 3.12+ inlines into the
-function). At every event of those frames it snapshots the frame's ``f_locals``
-(without the names ``runtime.names`` says the interpreter adds), each value through
-the recorder's value encoder, and the length of the output so far.
+hook that watches the frames of the displayed functions (a ``symbols`` block: each of
+them; ``["*"]``: the module's own code) and of the code nested in them (on 3.11, not
+the list/dict/set comprehension frames, which 3.12+ inlines into the function). At
+every event of those frames it snapshots the frame's ``f_locals`` (without the names
+``runtime.names`` says the interpreter adds: in a module frame, also its ``__x__``
+globals), each value through the recorder's value encoder, and the length of the
+output so far.
 
 Shares nothing with the recorder but the lesson catalog, the value encoder and the
 hidden-name rule; runs unchanged in CPython and inside Pyodide.
@@ -19,7 +21,7 @@ import sys
 import types
 
 from runtime.catalog import load_lesson
-from runtime.names import hidden
+from runtime.names import hidden, hidden_in_module
 from runtime.values import encode
 
 _INLINED = ("<listcomp>", "<dictcomp>", "<setcomp>")
@@ -50,12 +52,16 @@ def _nested(code):
 
 
 def displayed_codes(module, block):
-    """The displayed function's code object and every code object nested in it."""
-    main = next(c for c in _nested(module) if c.co_name == block.symbol
-                and block.code_line <= c.co_firstlineno <= block.def_line)
-    inner = [c for c in _nested(main)
-             if not (sys.version_info < (3, 12) and c.co_name in _INLINED)]
-    return {main, *inner}
+    """The displayed functions' code objects (or the module's) and every code object
+    nested in them."""
+    found = set()
+    for part in block.parts:
+        main = module if part.name == "*" else next(
+            c for c in _nested(module)
+            if c.co_name == part.name and part.code_line <= c.co_firstlineno <= part.first)
+        found |= {main, *(c for c in _nested(main)
+                          if not (sys.version_info < (3, 12) and c.co_name in _INLINED))}
+    return found
 
 
 def _message(exc):
@@ -75,7 +81,8 @@ def observe(lesson_id, symbol, scenario, roots):
     """{"events": [EVENT, …], "stdout", "error"}: EVENT = {"frame", "event", "line",
     "locals": [[name, VALUE], …], "out": characters printed so far, "ret"?, "exc"?}.
     "event" is call/line/return/exception, or "unwind" for a settrace "return" that
-    leaves the frame by an exception. Lines are relative to the displayed function."""
+    leaves the frame by an exception. Lines are numbered as the block shows them
+    (from the def line of a ``symbol`` block; file lines in a ``symbols`` block)."""
     lesson = load_lesson(lesson_id, roots)
     block = lesson.block(symbol)
     programs = lesson.programs(symbol, scenario)
@@ -88,9 +95,12 @@ def observe(lesson_id, symbol, scenario, roots):
 
     def snapshot(frame, event, arg):
         ident = ids.setdefault(frame, len(ids) + 1)
-        entry = {"frame": ident, "event": event, "line": frame.f_lineno - block.def_line + 1,
+        leave = hidden_in_module if frame.f_code.co_name == "<module>" else hidden
+        # a module frame starts at line 0 (before its first line): its code's first line
+        line = frame.f_lineno or frame.f_code.co_firstlineno
+        entry = {"frame": ident, "event": event, "line": line - block.first_line + 1,
                  "locals": [[name, encode(value)] for name, value in frame.f_locals.items()
-                            if not hidden(name)],
+                            if not leave(name)],
                  "out": len(output.getvalue())}
         if event == "return":
             entry["ret"] = encode(arg)

@@ -61,3 +61,12 @@ def test_setup_file_runs_the_custom_scenario(tmp_path, capsys):
     assert f"setup error: SyntaxError: expected ':' (setup line {line})" in capsys.readouterr().out
     assert cli.main(["trace", "s06/run_subagent", "--setup", str(tmp_path / "none.py")]) == 2
     assert "none.py" in capsys.readouterr().err
+
+
+def test_a_symbols_block_by_id_prints_file_lines(capsys):
+    fixture = str(REPO / "tests" / "browser" / "fixture_lessons")
+    assert cli.main(["trace", "symbols/outer", "--lessons", fixture, "--break", "8"]) == 0
+    steps = [line for line in capsys.readouterr().out.splitlines() if " L" in line[:25]]
+    assert len(steps) == 2
+    assert all(" L8 " in line and "inner#" in line and line.endswith(": log.append(note)")
+               for line in steps)

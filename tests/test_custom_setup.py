@@ -26,7 +26,7 @@ def without_scenario(trace):
     return {k: v for k, v in trace.items() if k != "scenario"}
 
 
-@pytest.mark.parametrize("block", [b.symbol for b in LESSON.blocks])
+@pytest.mark.parametrize("block", [b.id for b in LESSON.blocks])
 def test_a_preset_setup_run_as_custom_is_that_preset_run(block):
     for preset in LESSON.block(block).presets:
         custom = record("s06", block, CUSTOM, setup=setup_text(preset))

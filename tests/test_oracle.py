@@ -9,8 +9,10 @@ CPython (this interpreter's best backend) and in the vendored Pyodide under Node
    ``replay.js`` as shipped and reads, for every step, ``locals(i)`` (the variables
    panel at a cursor on step i) and ``output(i)``;
 3. ``tests/oracle.py`` runs the same programs in the same interpreter under a plain
-   ``sys.settrace`` hook that snapshots ``f_locals`` of the displayed function's
-   frames at every event, through the same value encoder.
+   ``sys.settrace`` hook that snapshots ``f_locals`` of the displayed functions'
+   frames (every function of a ``symbols`` block; the module's own frame of a
+   ``["*"]`` block, corpus ``multi`` and ``wholefail``) at every event, through the
+   same value encoder.
 
 Alignment rule. Frames are numbered in the order of their first event in both runs
 (a generator keeps its number across yield and resume). The steps and the oracle's
@@ -57,7 +59,7 @@ oracle = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(oracle)
 
 LESSONS = load_lessons([CORPUS])
-BLOCKS = [(lesson.id, block.symbol) for lesson in LESSONS.values() for block in lesson.blocks]
+BLOCKS = [(lesson.id, block.id) for lesson in LESSONS.values() for block in lesson.blocks]
 QUIET = {"StopIteration", "GeneratorExit"}
 
 

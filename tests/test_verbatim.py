@@ -84,7 +84,7 @@ def test_executed_text_is_displayed_text(symbol):
     lines = module.text.split("\n")
     assert "\n".join(lines[block.def_line - 1:block.end_line]) == block.text
     code = compile(module.text, module.path, "exec")
-    main, traced = _targets(code, symbol, block.code_line, block.def_line)
+    (main,), traced = _targets(code, block.parts)
     assert main.co_filename == block.source and main.co_firstlineno == block.def_line
     assert all(c.co_filename == block.source for c in traced)
 

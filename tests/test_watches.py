@@ -11,7 +11,7 @@ from test_questions import cases, recorder_tests   # question_cases.py and test_
 
 HERE = Path(__file__).parent
 CORPUS = HERE / "oracle_lessons"
-BLOCKS = [(lesson.id, block.symbol, "normal")
+BLOCKS = [(lesson.id, block.id, "normal")
           for lesson in load_lessons([CORPUS]).values() for block in lesson.blocks]
 
 

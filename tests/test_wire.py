@@ -15,7 +15,7 @@ _spec = importlib.util.spec_from_file_location("loopstep_recorder_tests", HERE /
 recorder_tests = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(recorder_tests)
 
-BUNDLED = [(lesson.id, block.symbol, preset)
+BUNDLED = [(lesson.id, block.id, preset)
            for lesson in load_lessons().values()
            for block in lesson.blocks for preset in block.presets]
 

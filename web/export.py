@@ -32,10 +32,10 @@ def _pages(out: Path, lessons: dict) -> None:
             root = "../" * folder.count("/")
             _write(out / folder / "index.html", views.lesson_html(lesson, lang, root, LINKS))
             for block in lesson.blocks:
-                folder = f"embed/{lesson.id}/{block.symbol}/{prefix}"
+                folder = f"embed/{lesson.id}/{block.id}/{prefix}"
                 root = "../" * folder.count("/")
                 _write(out / folder / "index.html",
-                       views.embed_html(lesson, block.symbol, lang, root, LINKS))
+                       views.embed_html(lesson, block.id, lang, root, LINKS))
 
 
 def _api(out: Path, lessons: dict) -> None:
@@ -46,8 +46,8 @@ def _api(out: Path, lessons: dict) -> None:
         _write_json(api / f"{lesson.id}.json", page_data.lesson_api(lesson))
         for block in lesson.blocks:
             for name in block.presets:
-                _write_json(api / lesson.id / "blocks" / block.symbol / "presets" / f"{name}.json",
-                            page_data.preset_api(lesson, block.symbol, name))
+                _write_json(api / lesson.id / "blocks" / block.id / "presets" / f"{name}.json",
+                            page_data.preset_api(lesson, block.id, name))
 
 
 def _files(out: Path, lessons: dict) -> None:

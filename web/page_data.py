@@ -46,21 +46,49 @@ def preset_label(lesson, name: str, lang: str) -> str:
     return getattr(preset, lang)
 
 
+def block_rows(block) -> list[dict]:
+    """The displayed rows: {"n", "html"} per line (its number as the gutter shows it),
+    {"gap": True, "from", "to"} for elided file lines. Each run of lines between gaps is
+    highlighted as one text (a `symbol` block: the function, exactly as before)."""
+    out: list[dict] = []
+    run: list[tuple] = []
+
+    def flush():
+        html = highlight_lines("\n".join(text for _, text in run))
+        out.extend({"n": n, "html": h} for (n, _), h in zip(run, html))
+        run.clear()
+
+    for k, row in enumerate(block.rows):
+        if row is not None:
+            run.append(row)
+            continue
+        flush()
+        out.append({"gap": True, "from": block.rows[k - 1][0] + 1, "to": block.rows[k + 1][0] - 1})
+    flush()
+    return out
+
+
+def block_title(block) -> str:
+    """The names a block shows: its function(s), or its file."""
+    return block.source if block.symbols == ("*",) else ", ".join(block.symbols)
+
+
 def block_view(lesson, block, lang: str, scenario: str | None = None) -> dict:
     scenario = scenario if scenario in block.presets else block.presets[0]
     return {
-        "symbol": block.symbol,
+        "id": block.id,
+        "title": block_title(block),
         "source": block.source,
         "scenario": scenario,
-        "lines": highlight_lines(block.text),
+        "rows": block_rows(block),
         "presets": [{"name": n, "label": preset_label(lesson, n, lang)} for n in block.presets],
-        "setup_text": setup_display(lesson, block.symbol, scenario),
+        "setup_text": setup_display(lesson, block.id, scenario),
     }
 
 
-def setup_display(lesson, symbol: str, scenario: str) -> str:
+def setup_display(lesson, block_id: str, scenario: str) -> str:
     """The setup and the call entry exactly as they run for `scenario`."""
-    return lesson.setup_text(scenario) + lesson.block(symbol).entry
+    return lesson.setup_text(scenario) + lesson.block(block_id).entry
 
 
 def stage_lines(stage) -> list[dict]:
@@ -74,12 +102,12 @@ def stage_view(stage, lang: str) -> dict:
 def lesson_view(lesson, lang: str, scenarios: dict[str, str] | None = None,
                 only: str | None = None) -> dict:
     scenarios = scenarios or {}
-    blocks = [b for b in lesson.blocks if only in (None, b.symbol)]
+    blocks = [b for b in lesson.blocks if only in (None, b.id)]
     return {
         "id": lesson.id,
         "title": lesson.title[lang],
         "summary": lesson.summary[lang],
-        "blocks": [block_view(lesson, b, lang, scenarios.get(b.symbol)) for b in blocks],
+        "blocks": [block_view(lesson, b, lang, scenarios.get(b.id)) for b in blocks],
         "stages": [stage_view(s, lang) for s in lesson.stages],
     }
 
@@ -114,18 +142,18 @@ def page_config(lesson, lang: str, view: dict, *, embed: bool = False) -> dict:
         "messages": messages()[lang],
         "lesson": lesson.id,
         "blocks": {
-            f"{lesson.id}/{b.symbol}": {
-                "symbol": b.symbol,
-                "lineCount": len(b.text.split("\n")),
+            f"{lesson.id}/{b.id}": {
+                "name": b.id,
+                "lines": b.spans,   # the displayed line numbers, as [first, last] runs
                 "presets": [{"name": n, "label": preset_label(lesson, n, lang)} for n in b.presets],
-                "setup": {n: setup_display(lesson, b.symbol, n) for n in b.presets},
+                "setup": {n: setup_display(lesson, b.id, n) for n in b.presets},
                 "entry": b.entry,
                 "customScenario": CUSTOM,
             }
             for b in lesson.blocks
         },
         "stages": [stage_view(s, lang) for s in lesson.stages],
-        "blocksShown": [b["symbol"] for b in view["blocks"]],
+        "blocksShown": [b["id"] for b in view["blocks"]],
     }
 
 
@@ -143,18 +171,32 @@ def lesson_api(lesson) -> dict:
         "title": dict(lesson.title),
         "summary": dict(lesson.summary),
         "presets": [{"name": p.name, "zh": p.zh, "en": p.en} for p in lesson.presets],
-        "blocks": [
-            {"symbol": b.symbol, "source": b.source, "first_line": b.def_line,
-             "code": b.text, "presets": list(b.presets)}
-            for b in lesson.blocks
-        ],
+        "blocks": [block_api(b) for b in lesson.blocks],
         "stages": [{"id": s.id, "zh": s.zh, "en": s.en, "lines": stage_lines(s)} for s in lesson.stages],
     }
 
 
-def preset_api(lesson, symbol: str, name: str) -> dict:
+def block_api(block) -> dict:
+    """One block as JSON: a `symbol` block's `code` is its function, numbered from
+    `first_line`; a `symbols` block has `symbol` null, `first_line` 1 (its lines are the
+    file's) and no `code`. `parts`: each displayed function (or the file) with its file
+    lines and text."""
+    found = {"id": block.id, "symbol": block.symbol, "symbols": list(block.symbols),
+             "source": block.source, "first_line": block.first_line}
+    if block.symbol is not None:
+        found["code"] = block.text
+    text = dict(row for row in block.rows if row is not None)
+    base = block.first_line - 1
+    found["parts"] = [{"name": p.name, "from": p.first, "to": p.last,
+                       "code": "\n".join(text[k - base] for k in range(p.first, p.last + 1))}
+                      for p in block.parts]
+    found["presets"] = list(block.presets)
+    return found
+
+
+def preset_api(lesson, block_id: str, name: str) -> dict:
     """One preset of one block: its labels and the setup text it runs, as the server's
     /api/…/presets/NAME and the export's …/presets/NAME.json give it."""
     preset = lesson.preset(name)
-    return {"lesson": lesson.id, "block": symbol, "name": name, "zh": preset.zh, "en": preset.en,
-            "setup": setup_display(lesson, symbol, name)}
+    return {"lesson": lesson.id, "block": block_id, "name": name, "zh": preset.zh, "en": preset.en,
+            "setup": setup_display(lesson, block_id, name)}

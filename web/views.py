@@ -50,9 +50,10 @@ def lesson_html(lesson, lang: str, root: str, links: Links,
                         index_href=root + links.index(lang), lang_href=links.other_lang(lang))
 
 
-def embed_html(lesson, symbol: str, lang: str, root: str, links: Links,
+def embed_html(lesson, block_id: str, lang: str, root: str, links: Links,
                scenario: str | None = None, limits: dict | None = None) -> str:
-    view = page_data.lesson_view(lesson, lang, {symbol: scenario} if scenario else None, only=symbol)
+    view = page_data.lesson_view(lesson, lang, {block_id: scenario} if scenario else None,
+                             only=block_id)
     config = page_data.page_config(lesson, lang, view, embed=True)
     config["langHref"] = links.other_lang(lang)
     return page_data.render("embed.html", lang=lang, root=root, lesson=view,

@@ -82,13 +82,16 @@ class ServerProcess:
 
 
 class StaticSite(ServerProcess):
-    """`loopstep export` served by Python's plain static file server."""
+    """`loopstep export` (of `lessons`, a lessons root; default the bundled lessons) served
+    by Python's plain static file server."""
 
-    def __init__(self):
+    def __init__(self, lessons: Path | None = None):
         self.folder = Path(tempfile.mkdtemp(prefix="loopstep-site-"))
+        chosen = ["--lessons", str(lessons)] if lessons else []
         subprocess.run([sys.executable, "-c",
                         "import sys, server; sys.exit(server.main(sys.argv[1:]))",
-                        "export", str(self.folder)], cwd=REPO, check=True, capture_output=True)
+                        "export", str(self.folder), *chosen], cwd=REPO, check=True,
+                       capture_output=True)
         super().__init__([], cwd=self.folder)
 
     def command(self, args: list[str]) -> list[str]:
@@ -103,10 +106,10 @@ class NginxSite(StaticSite):
     """`loopstep export` served by nginx with the shipped deploy/nginx/loopstep.conf, as a
     foreground process on a free loopback port with its own prefix, logs and temp dirs."""
 
-    def __init__(self):
+    def __init__(self, lessons: Path | None = None):
         self.nginx = nginx_path()
         self.prefix = Path(tempfile.mkdtemp(prefix="loopstep-nginx-"))
-        super().__init__()
+        super().__init__(lessons)
 
     def command(self, args: list[str]) -> list[str]:
         conf = self.prefix / "nginx.conf"
@@ -164,6 +167,14 @@ def server(request):
     proc.stop()
     if request.session.testsfailed:
         print("\n--- server log ---\n" + proc.output()[-8000:])
+
+
+def site_of(kind: str, lessons: Path):
+    """The site of one lessons root, as the --site option asks: served by `loopstep serve`,
+    or exported and served by http.server or nginx."""
+    kinds = {"server": lambda: ServerProcess(["--lessons", str(lessons)]),
+             "export": lambda: StaticSite(lessons), "nginx": lambda: NginxSite(lessons)}
+    return kinds[kind]()
 
 
 @pytest.fixture(scope="session")

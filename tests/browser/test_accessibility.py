@@ -28,7 +28,7 @@ def site_path(site_kind: str, path: str, lang: str) -> str:
 
 
 def main_block(lesson_id: str) -> str:
-    symbols = [b.symbol for b in LESSONS[lesson_id].blocks]
+    symbols = [b.id for b in LESSONS[lesson_id].blocks]
     return "run_subagent" if "run_subagent" in symbols else symbols[0]
 
 

@@ -26,10 +26,10 @@ def test_every_block_and_preset_prints_what_cpython_prints(page, server_url, sit
     lesson = LESSONS[lesson_id]
     page.goto(server_url + lesson_path(site_kind, lesson_id))
     for block in lesson.blocks:
-        b = page.locator(f'[data-loopstep-block="{lesson_id}/{block.symbol}"]')
+        b = page.locator(f'[data-loopstep-block="{lesson_id}/{block.id}"]')
         expect(b).to_have_attribute("data-state", "ready", timeout=BOOT_TIMEOUT)
         for name in block.presets:
-            expected = record(lesson_id, block.symbol, name)
+            expected = record(lesson_id, block.id, name)
             if b.get_attribute("data-scenario") != name:
                 select_scenario(b, name)
             run_to_end(b)
@@ -38,4 +38,4 @@ def test_every_block_and_preset_prints_what_cpython_prints(page, server_url, sit
             output = b.locator('[data-role="output"]')
             shown = shown_output(expected["stdout"])
             expect(output).to_have_text(shown, use_inner_text=True)
-            assert output.text_content() == shown, (block.symbol, name)
+            assert output.text_content() == shown, (block.id, name)

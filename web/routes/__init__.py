@@ -21,14 +21,14 @@ def lesson_or_404(lessons: dict, lesson_id: str):
     return lessons[lesson_id]
 
 
-def block_or_404(lesson, symbol: str):
+def block_or_404(lesson, block_id: str):
     for block in lesson.blocks:
-        if block.symbol == symbol:
+        if block.id == block_id:
             return block
-    raise HTTPException(404, f"unknown block: {lesson.id}/{symbol}")
+    raise HTTPException(404, f"unknown block: {lesson.id}/{block_id}")
 
 
 def preset_or_404(lesson, block, name: str | None):
     if name is not None and name not in block.presets:
-        raise HTTPException(404, f"unknown preset for {lesson.id}/{block.symbol}: {name}")
+        raise HTTPException(404, f"unknown preset for {lesson.id}/{block.id}: {name}")
     return name

@@ -18,17 +18,15 @@ def router(lessons: dict) -> APIRouter:
     def api_lesson(lesson_id: str):
         return page_data.lesson_api(lesson_or_404(lessons, lesson_id))
 
-    @get(routes, "/api/lessons/{lesson_id}/blocks/{symbol}")
-    def api_block(lesson_id: str, symbol: str):
-        lesson = lesson_or_404(lessons, lesson_id)
-        block = block_or_404(lesson, symbol)
-        return next(b for b in page_data.lesson_api(lesson)["blocks"] if b["symbol"] == block.symbol)
+    @get(routes, "/api/lessons/{lesson_id}/blocks/{block_id}")
+    def api_block(lesson_id: str, block_id: str):
+        return page_data.block_api(block_or_404(lesson_or_404(lessons, lesson_id), block_id))
 
-    @get(routes, "/api/lessons/{lesson_id}/blocks/{symbol}/presets/{name}")
-    def api_preset(lesson_id: str, symbol: str, name: str):
+    @get(routes, "/api/lessons/{lesson_id}/blocks/{block_id}/presets/{name}")
+    def api_preset(lesson_id: str, block_id: str, name: str):
         lesson = lesson_or_404(lessons, lesson_id)
-        block = block_or_404(lesson, symbol)
+        block = block_or_404(lesson, block_id)
         preset_or_404(lesson, block, name)
-        return page_data.preset_api(lesson, block.symbol, name)
+        return page_data.preset_api(lesson, block.id, name)
 
     return routes

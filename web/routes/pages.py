@@ -15,7 +15,7 @@ def html(body: str) -> HTMLResponse:
 
 
 def scenarios_from_query(request: Request) -> dict[str, str]:
-    """`?scenario.child_tools=missing` picks a block's preset on the lesson page."""
+    """`?scenario.child_tools=missing` picks a block's preset on the lesson page (by block id)."""
     prefix = "scenario."
     return {k[len(prefix):]: v for k, v in request.query_params.items() if k.startswith(prefix)}
 
@@ -33,20 +33,20 @@ def router(lessons: dict, limits: dict | None) -> APIRouter:
         return html(views.lesson_html(lesson, page_data.pick_lang(lang), "/", LINKS,
                                       scenarios_from_query(request), limits))
 
-    def embed_page(lesson_id: str, symbol: str, scenario: str | None = None,
+    def embed_page(lesson_id: str, block_id: str, scenario: str | None = None,
                    lang: str | None = None):
         lesson = lesson_or_404(lessons, lesson_id)
-        block = block_or_404(lesson, symbol)
+        block = block_or_404(lesson, block_id)
         preset_or_404(lesson, block, scenario)
-        return html(views.embed_html(lesson, symbol, page_data.pick_lang(lang), "/", LINKS,
+        return html(views.embed_html(lesson, block_id, page_data.pick_lang(lang), "/", LINKS,
                                      scenario, limits))
 
-    def embed_page_en(lesson_id: str, symbol: str, scenario: str | None = None):
-        return embed_page(lesson_id, symbol, scenario, "en")
+    def embed_page_en(lesson_id: str, block_id: str, scenario: str | None = None):
+        return embed_page(lesson_id, block_id, scenario, "en")
 
     # /embed/L/S?lang=en, and the folder forms /embed/L/S/ and /embed/L/S/en/ that
     # a static export also has, so that embed.js works with either.
-    get(routes, "/embed/{lesson_id}/{symbol}")(embed_page)
-    get(routes, "/embed/{lesson_id}/{symbol}/")(embed_page)
-    get(routes, "/embed/{lesson_id}/{symbol}/en/")(embed_page_en)
+    get(routes, "/embed/{lesson_id}/{block_id}")(embed_page)
+    get(routes, "/embed/{lesson_id}/{block_id}/")(embed_page)
+    get(routes, "/embed/{lesson_id}/{block_id}/en/")(embed_page_en)
     return routes

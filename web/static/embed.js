@@ -1,7 +1,7 @@
 // Embeds loopstep blocks in any page:
 //   <script type="module" src="(the loopstep site)/static/embed.js"></script>
 //   <div data-loopstep="s06/run_subagent" data-scenario="limit" data-lang="en"></div>
-// Each div gets an iframe of /embed/<lesson>/<symbol>/ that sizes itself to its
+// Each div gets an iframe of /embed/<lesson>/<block id>/ that sizes itself to its
 // content; the block's loopstep:pause and loopstep:finish events are re-dispatched
 // on the div as bubbling CustomEvents.
 

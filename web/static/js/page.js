@@ -108,7 +108,7 @@ class Page {
   restore() {
     const saved = urlState.parse(window.location.hash);
     if (!saved) return;
-    const block = this.blocks.find((b) => b.symbol === saved.block);
+    const block = this.blocks.find((b) => b.name === saved.block);
     if (!block) return;
     this.restoring = true;
     if (saved.custom) {

@@ -19,7 +19,7 @@ export function openEditor(omni, line) {
   const gutter = root.querySelector(SEL.gutterN(line));
   if (!gutter) return;
   const spec = block.questions.spec(line) ?? {};
-  const id = `${root.id || block.symbol}-bp-${line}`;
+  const id = `${root.id || block.name}-bp-${line}`;
   const form = el("form", { "data-role": "breakpoint-editor", class: "bp-editor",
     "aria-label": m.format("bp_editor", { line }) });
   form.dataset.for = String(line);

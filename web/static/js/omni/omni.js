@@ -25,7 +25,7 @@ export class Omni {
   build() {
     const m = this.block.messages;
     const panes = this.root.querySelector(SEL.panes);
-    const id = this.root.id || this.block.symbol;
+    const id = this.root.id || this.block.name;
     const watchPane = el("section", { class: "pane watch-pane", role: "group", "aria-labelledby": `${id}-watches` });
     const form = el("form", { "data-role": "watch", class: "watch-form" });
     const input = el("input", { name: "expression", type: "text", autocomplete: "off",

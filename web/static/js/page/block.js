@@ -40,7 +40,7 @@ export class Block {
   constructor(root, config, { client, messages, lesson, onCursor, onChange }) {
     this.root = root;
     this.id = root.dataset.loopstepBlock;
-    this.symbol = config.symbol;
+    this.name = config.name; // the block's id within its lesson (URLs, traces)
     this.config = config;
     this.lesson = lesson;
     this.client = client;
@@ -156,7 +156,7 @@ export class Block {
     if (!this.traces.has(key)) {
       const custom = scenario === this.config.customScenario;
       this.traces.set(key, await this.client.record({
-        lesson: this.lesson, block: this.symbol, scenario,
+        lesson: this.lesson, block: this.name, scenario,
         maxSteps: this.client.maxSteps, // the page config's runtime.maxSteps
         questions: this.questions.request(this.breakpoints) ?? undefined,
         ...(custom ? { setup: this.customSetup } : {}),
@@ -283,8 +283,13 @@ export class Block {
     this.onChange(this);
   }
 
+  /** Whether `line` is a displayed line (numbered as the gutter shows it). */
+  shows(line) {
+    return Number.isInteger(line) && this.config.lines.some(([a, b]) => line >= a && line <= b);
+  }
+
   toggleBreakpoint(line) {
-    if (!Number.isInteger(line) || line < 1 || line > this.config.lineCount) return;
+    if (!this.shows(line)) return;
     if (this.breakpoints.has(line)) {
       this.breakpoints.delete(line);
       if (this.questions.spec(line)) {
@@ -299,8 +304,7 @@ export class Block {
   }
 
   setBreakpoints(lines) {
-    this.breakpoints = new Set(lines.filter((n) => Number.isInteger(n) && n >= 1
-      && n <= this.config.lineCount));
+    this.breakpoints = new Set(lines.filter((n) => this.shows(n)));
     if (this.trace) this.hits = hitIndices(this.trace, this.breakpoints);
     this.render();
   }

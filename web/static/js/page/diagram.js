@@ -12,11 +12,14 @@ import { lastAtOrBefore } from "../model/sorted.js";
 
 const MAX_FACTS = 4;
 
-/** The id of the stage holding (symbol, line), or null. Pure. */
-export function stageAt(stages, symbol, line) {
+/**
+ * The id of the stage holding (block, line), or null. Pure. `block` is the block's id in
+ * its lesson; `line` is numbered as the block shows it (file lines in a `symbols` block).
+ */
+export function stageAt(stages, block, line) {
   for (const stage of stages ?? []) {
     for (const r of stage.lines ?? []) {
-      if (r.block === symbol && line >= r.from && line <= r.to) return stage.id;
+      if (r.block === block && line >= r.from && line <= r.to) return stage.id;
     }
   }
   return null;
@@ -85,15 +88,15 @@ export class Diagram {
   update(block) {
     if (!this.root) return;
     const step = block?.currentStep ?? null;
-    const symbol = block?.symbol;
-    const current = step ? stageAt(this.stages, symbol, step.line) : null;
+    const name = block?.name;
+    const current = step ? stageAt(this.stages, name, step.line) : null;
     for (const node of this.root.querySelectorAll(SEL.stage)) {
       const on = node.dataset.stage === current;
       node.setAttribute("aria-current", on ? "true" : "false");
       const facts = node.querySelector(SEL.stageFacts);
       if (facts) facts.textContent = on ? this.facts(block).join(" · ") : "";
     }
-    this.root.dataset.block = current ? symbol : "";
+    this.root.dataset.block = current ? name : "";
   }
 
   facts(block) {

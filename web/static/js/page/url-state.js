@@ -34,7 +34,7 @@ export function format({ block, scenario, breakpoints, step, questions, custom }
 /** The state of a block controller, for format(). */
 export function stateOf(block) {
   return {
-    block: block.symbol,
+    block: block.name,
     scenario: block.scenario,
     breakpoints: block.breakpoints,
     step: block.hasCursor ? block.index : null,

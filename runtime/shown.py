@@ -1,0 +1,77 @@
+"""What a block displays: its parts (top-level functions, or the whole file) and rows.
+
+A ``symbol`` block shows one function, numbered from 1 at its ``def`` line. A
+``symbols`` block shows the named top-level functions of its source in file order,
+or with ``["*"]`` the whole file, numbered with the file's own lines; the lines
+between two shown functions are one elided gap row unless they are all blank (then
+they are shown). See docs/authoring.md, "Blocks of several functions".
+"""
+
+from dataclasses import dataclass
+
+from .statements import find_function
+
+WHOLE = "*"
+
+
+@dataclass(frozen=True)
+class Part:
+    """One displayed function (``name``) or the whole file (``name`` "*")."""
+    name: str
+    first: int       # first displayed file line: the ``def`` line, 1 for the file
+    last: int        # last file line
+    code_line: int   # first line of its code object (its first decorator, if any)
+
+
+def file_line_count(text):
+    """The number of lines of a file's text (a final newline ends the last line)."""
+    lines = text.split("\n")
+    return len(lines) - 1 if len(lines) > 1 and lines[-1] == "" else len(lines)
+
+
+def parts(tree, text, names):
+    """The parts for ``names`` in file order; ValueError with the reason when one is no
+    top-level function of ``tree``, is named twice, or "*" is not alone."""
+    if not isinstance(names, list) or not names \
+            or not all(isinstance(n, str) and n for n in names):
+        raise ValueError("symbols must be a non-empty list of function names, or [\"*\"]")
+    if WHOLE in names:
+        if names != [WHOLE]:
+            raise ValueError('"*" (the whole file) must be the only entry of symbols')
+        return (Part(WHOLE, 1, file_line_count(text), 1),)
+    if len(set(names)) != len(names):
+        raise ValueError(f"symbols names a function twice: {names}")
+    found = []
+    for name in names:
+        node = find_function(tree, name)
+        if node is None:
+            raise ValueError(f"no top-level function {name!r}")
+        first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+        found.append(Part(name, node.lineno, node.end_lineno, first))
+    return tuple(sorted(found, key=lambda part: part.first))
+
+
+def rows(text, shown, first_line):
+    """The displayed rows: ``(number, text)`` per line, ``None`` for an elided gap;
+    ``number`` is the file line minus ``first_line`` plus 1."""
+    lines = text.split("\n")
+    out = []
+    previous = None
+    for part in shown:
+        if previous is not None and part.first > previous + 1:
+            between = range(previous + 1, part.first)
+            if all(not lines[k - 1].strip() for k in between):
+                out += [(k - first_line + 1, lines[k - 1]) for k in between]
+            else:
+                out.append(None)
+        out += [(k - first_line + 1, lines[k - 1]) for k in range(part.first, part.last + 1)]
+        previous = part.last
+    return tuple(out)
+
+
+def statement_nodes(tree, shown):
+    """The AST nodes whose statements the block steps: each shown function, or every
+    statement of the module for the whole file."""
+    if shown and shown[0].name == WHOLE:
+        return list(tree.body)
+    return [find_function(tree, part.name) for part in shown]
