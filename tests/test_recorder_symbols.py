@@ -90,13 +90,13 @@ def test_whole_file_error_line_is_the_files():
 
 def test_probes_use_file_lines():
     probes = {"breakpoints": [{"line": 8, "condition": "depth == 1"}], "watches": ["note"]}
-    trace = trace_of("symbols", "outer", FIXTURE, probes=probes)
+    trace = trace_of("symbols", "outer", FIXTURE, questions=probes)
     fired = trace["probes"]["breakpoints"][0]["steps"]
     assert len(fired) == 1
     step = trace["steps"][fired[0]]
     assert (step["fn"], step["line"]) == ("inner", 8)
     with pytest.raises(ValueError, match="breakpoint line must be 1 to 21"):
-        trace_of("symbols", "outer", FIXTURE, probes={"breakpoints": [{"line": 22, "hits": 1}]})
+        trace_of("symbols", "outer", FIXTURE, questions={"breakpoints": [{"line": 22, "hits": 1}]})
 
 
 def test_the_packed_form_is_the_same_trace():
