@@ -44,7 +44,7 @@ BUILD_SCRIPTS = ("build.py", "build_boot.mjs", "build_boot.py", "build_runtime_p
 # the lessons recorded to choose the trimmed standard library (scripts/build_boot.mjs)
 LESSON_FOLDERS = (ROOT / "runtime" / "lessons", ROOT / "stubs", ROOT / "bench" / "lessons")
 # the snapshot's stored form, shared with the page (build_boot.mjs imports it)
-SNAPSHOT_DELTA = assets.STATIC_DIR / "js" / "snapshot-delta.js"
+SNAPSHOT_DELTA = assets.STATIC_DIR / "js" / "boot" / "snapshot-delta.js"
 
 
 def _files_under(folder: Path, suffixes: tuple[str, ...]) -> list[Path]:

@@ -14,7 +14,7 @@
 //   node scripts/build_boot.mjs --config CONFIG.json [--out DIR] [--no-snapshot]
 // CONFIG.json (written by scripts/build.py, `make build`): {"version", "python",
 // "pyodideDir", "bootDir", "runtimeDir", "runtimeModules": [paths relative to runtimeDir],
-// "snapshotDelta": the page's module that stores the snapshot (web/static/js/snapshot-delta.js)}
+// "snapshotDelta": the page's module that stores the snapshot (web/static/js/boot/snapshot-delta.js)}
 // (internal: node scripts/build_boot.mjs --snapshot-child CONFIG.json ZIP MODULES.json OUT)
 import { createHash } from "node:crypto";
 import { spawnSync } from "node:child_process";
