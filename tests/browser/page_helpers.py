@@ -89,6 +89,21 @@ def choose_option(select, value: str) -> None:
     expect(select).to_have_value(value)
 
 
+def slide_to(timeline, step: int) -> int:
+    """Move the timeline to `step` with the keyboard: Home, then ArrowRight until there.
+    The cursor settles on the next step it can rest on, so it may pass `step` (or rest
+    beyond 0 after Home); returns where it rests."""
+    timeline.focus()
+    timeline.press("Home")
+    at = int(timeline.input_value())
+    while at < step:
+        timeline.press("ArrowRight")
+        after = int(timeline.input_value())
+        assert after > at, f"the timeline did not move on from {at}"
+        at = after
+    return at
+
+
 def type_text(field, text: str) -> None:
     """Replace the text of an input with `text`, typed key by key."""
     field.focus()

@@ -9,10 +9,12 @@ from runtime.catalog import load_lessons
 
 try:
     from .axe_audit import assert_no_violations
-    from .page_helpers import BOOT_TIMEOUT, choose_option, pause_at, run_to_end, type_text
+    from .page_helpers import (BOOT_TIMEOUT, choose_option, pause_at, run_to_end, slide_to,
+                               type_text)
 except ImportError:
     from axe_audit import assert_no_violations
-    from page_helpers import BOOT_TIMEOUT, choose_option, pause_at, run_to_end, type_text
+    from page_helpers import (BOOT_TIMEOUT, choose_option, pause_at, run_to_end, slide_to,
+                              type_text)
 
 LESSONS = load_lessons()
 SCHEMES = ["light", "dark"]
@@ -45,7 +47,7 @@ def audit_run(page, b, where):
     run_to_end(b)
     assert_no_violations(page, f"{where}, {b.get_attribute('data-state')}")
     timeline = b.locator('input[type=range][data-role="timeline"]')
-    timeline.fill(str(int(timeline.get_attribute("max")) * 2 // 3))
+    slide_to(timeline, int(timeline.get_attribute("max")) * 2 // 3)
     expect(b).to_have_attribute("data-state", "paused")
     expect(b.locator('[data-role="variables"] > *').first).to_be_visible()  # rows, or "no locals"
     expect(b.locator('[data-role="stack"] [data-frame]').first).to_be_attached()
