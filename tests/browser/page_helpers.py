@@ -75,8 +75,82 @@ def expect_paused_at(b, line: int) -> None:
 
 
 def select_scenario(b, name: str) -> None:
-    b.locator('select[data-role="scenario"]').select_option(name)
+    choose_option(b.locator('select[data-role="scenario"]'), name)
     expect(b).to_have_attribute("data-scenario", name)
+
+
+def choose_option(select, value: str) -> None:
+    """Choose option `value` of a closed <select> with the arrow keys, as a reader does."""
+    values = select.locator("option").evaluate_all("options => options.map(o => o.value)")
+    select.focus()
+    steps = values.index(value) - values.index(select.input_value())
+    for _ in range(abs(steps)):
+        select.press("ArrowDown" if steps > 0 else "ArrowUp")
+    expect(select).to_have_value(value)
+
+
+def slide_to(timeline, step: int) -> int:
+    """Move the timeline to `step` with the keyboard: Home, then ArrowRight until there.
+    The cursor settles on the next step it can rest on, so it may pass `step` (or rest
+    beyond 0 after Home); returns where it rests."""
+    timeline.focus()
+    timeline.press("Home")
+    at = int(timeline.input_value())
+    while at < step:
+        timeline.press("ArrowRight")
+        after = int(timeline.input_value())
+        assert after > at, f"the timeline did not move on from {at}"
+        at = after
+    return at
+
+
+def type_text(field, text: str) -> None:
+    """Replace the text of an input with `text`, typed key by key."""
+    field.focus()
+    field.press("Control+a")
+    field.press("Delete")
+    field.page.keyboard.type(text)
+    expect(field).to_have_value(text)
+
+
+def replace_in_editor(b, old: str, new: str) -> None:
+    """In block `b`'s setup editor (CodeMirror), find `old` with its search panel (Ctrl+F,
+    Enter, Escape: the match stays selected) and type `new` over it."""
+    keyboard = b.page.keyboard
+    text_box = b.locator('[data-role="setup-text"]')
+    text_box.focus()
+    keyboard.press("Control+f")
+    expect(b.locator('.cm-search input[name="search"]')).to_be_focused()
+    keyboard.type(old)
+    keyboard.press("Enter")
+    keyboard.press("Escape")
+    expect(text_box).to_be_focused()
+    keyboard.type(new)
+
+
+def edit_breakpoint(b, line, condition="", hits="", log=""):
+    """Open the editor from the keyboard (Shift+Enter on the gutter), type and save (Enter)."""
+    gutter(b, line).focus()
+    gutter(b, line).press("Shift+Enter")
+    form = b.locator('form[data-role="breakpoint-editor"]')
+    expect(form).to_be_visible()
+    expect(form.locator('input[name="condition"]')).to_be_focused()
+    for name, text in (("condition", condition), ("hits", hits), ("log", log)):
+        type_text(form.locator(f'input[name="{name}"]'), text)
+    b.page.keyboard.press("Enter")
+    expect(form).to_have_count(0)
+    expect(gutter(b, line)).to_have_attribute("aria-pressed", "true")
+
+
+def add_watch(b, expression):
+    form = b.locator('form[data-role="watch"]')
+    type_text(form.locator('input[name="expression"]'), expression)
+    b.page.keyboard.press("Enter")
+    expect(b.locator(f'[data-role="watches"] [data-watch="{expression}"]')).to_have_count(1)
+
+
+def watch_value(b, expression):
+    return b.locator(f'[data-role="watches"] [data-watch="{expression}"] [data-role="value"]')
 
 
 def run_to_end(b) -> None:

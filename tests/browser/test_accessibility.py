@@ -9,10 +9,12 @@ from runtime.catalog import load_lessons
 
 try:
     from .axe_audit import assert_no_violations
-    from .page_helpers import BOOT_TIMEOUT, pause_at, run_to_end
+    from .page_helpers import (BOOT_TIMEOUT, choose_option, pause_at, run_to_end, slide_to,
+                               type_text)
 except ImportError:
     from axe_audit import assert_no_violations
-    from page_helpers import BOOT_TIMEOUT, pause_at, run_to_end
+    from page_helpers import (BOOT_TIMEOUT, choose_option, pause_at, run_to_end, slide_to,
+                              type_text)
 
 LESSONS = load_lessons()
 SCHEMES = ["light", "dark"]
@@ -45,7 +47,7 @@ def audit_run(page, b, where):
     run_to_end(b)
     assert_no_violations(page, f"{where}, {b.get_attribute('data-state')}")
     timeline = b.locator('input[type=range][data-role="timeline"]')
-    timeline.fill(str(int(timeline.get_attribute("max")) * 2 // 3))
+    slide_to(timeline, int(timeline.get_attribute("max")) * 2 // 3)
     expect(b).to_have_attribute("data-state", "paused")
     expect(b.locator('[data-role="variables"] > *').first).to_be_visible()  # rows, or "no locals"
     expect(b.locator('[data-role="stack"] [data-frame]').first).to_be_attached()
@@ -103,7 +105,7 @@ def test_open_panels(page, server_url, site_kind, lang, scheme):
     pause_at(b, 17)  # return outcome
     form = b.locator('form[data-role="watch"]')
     for expression in ("len(restricted)", "no_such_name"):
-        form.locator('input[name="expression"]').fill(expression)
+        type_text(form.locator('input[name="expression"]'), expression)
         form.locator('input[name="expression"]').press("Enter")
         expect(b.locator(f'[data-role="watches"] [data-watch="{expression}"] [data-role="value"]')).not_to_be_empty()
     b.locator('[data-var="outcome"] button[data-action="history"]').click()
@@ -122,7 +124,7 @@ def test_what_if_panels(page, server_url, site_kind, lang, scheme):
     open_page(page, server_url, site_kind, "/lessons/s06", lang, scheme)
     b = page.locator('[data-loopstep-block="s06/run_subagent"]')
     expect(b).to_have_attribute("data-state", "ready", timeout=BOOT_TIMEOUT)
-    b.locator('select[data-role="compare"]').select_option("limit")
+    choose_option(b.locator('select[data-role="compare"]'), "limit")
     comparison = b.locator('[data-role="comparison"]')
     expect(comparison.locator('[data-role="divergence"]')).to_be_visible(timeout=BOOT_TIMEOUT)
     b.locator('button[data-action="edit-setup"]').click()

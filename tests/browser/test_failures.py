@@ -18,10 +18,10 @@ from playwright.sync_api import expect
 
 try:
     from .conftest import PageWatch, ServerProcess
-    from .page_helpers import BOOT_TIMEOUT, press, toggle_breakpoint
+    from .page_helpers import BOOT_TIMEOUT, press, slide_to, toggle_breakpoint
 except ImportError:
     from conftest import PageWatch, ServerProcess
-    from page_helpers import BOOT_TIMEOUT, press, toggle_breakpoint
+    from page_helpers import BOOT_TIMEOUT, press, slide_to, toggle_breakpoint
 
 LESSONS = Path(__file__).resolve().parent / "fixture_lessons"
 RECORD_TIMEOUT_S = 4
@@ -89,7 +89,7 @@ def test_never_ending_code_shows_the_partial_trace_up_to_the_step_limit(robust):
     expect(status(b)).to_have_text(re.compile(rf"^已暂停 第 4 行 · 已达步数上限（{MAX_STEPS} 步）"))
     last = int(val(b, "n").inner_text())
     assert last > MAX_STEPS // 3, last  # every round up to the cap was recorded
-    timeline.fill("0")
+    slide_to(timeline, 0)
     expect(b.locator('[data-line][aria-current="step"]')).to_have_attribute("data-line", "2")
     expect(b.locator('[data-role="variables"] [data-var="n"]')).to_have_count(0)
     press(b, "step-over")

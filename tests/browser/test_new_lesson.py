@@ -7,8 +7,10 @@ from playwright.sync_api import expect
 
 try:
     from .conftest import PageWatch, ServerProcess
+    from .page_helpers import choose_option
 except ImportError:
     from conftest import PageWatch, ServerProcess
+    from page_helpers import choose_option
 from tiny_lesson import make_lesson
 
 
@@ -32,7 +34,7 @@ def test_a_new_lesson_folder_runs_in_the_browser(browser_context, tiny_server, r
     expect(block).to_have_attribute("data-state", "paused")
     expect(block.locator('[data-var="twice"] [data-role="value"]')).to_have_text("42")
     expect(page.locator('[data-stage="double"]')).to_have_attribute("aria-current", "true")
-    block.locator('select[data-role="scenario"]').select_option("large")
+    choose_option(block.locator('select[data-role="scenario"]'), "large")
     block.locator('button[data-action="run"]').click()
     expect(block.locator('[data-role="output"]')).to_have_text("1000\n")
     page.close()

@@ -5,44 +5,21 @@ import re
 from playwright.sync_api import expect
 
 try:
-    from .page_helpers import (BOOT_TIMEOUT, block, expect_paused_at, gutter, open_lesson,
-                               press, run_to_end, select_scenario, toggle_breakpoint, value,
-                               wait_ready)
+    from .page_helpers import (BOOT_TIMEOUT, add_watch, block, edit_breakpoint,
+                               expect_paused_at, gutter, lesson_url, open_lesson, press,
+                               run_to_end, select_scenario, toggle_breakpoint, value,
+                               wait_ready, watch_value)
 except ImportError:
-    from page_helpers import (BOOT_TIMEOUT, block, expect_paused_at, gutter, open_lesson,
-                              press, run_to_end, select_scenario, toggle_breakpoint, value,
-                              wait_ready)
+    from page_helpers import (BOOT_TIMEOUT, add_watch, block, edit_breakpoint,
+                              expect_paused_at, gutter, lesson_url, open_lesson, press,
+                              run_to_end, select_scenario, toggle_breakpoint, value,
+                              wait_ready, watch_value)
 
 RESTRICTED_LINE = 7   # restricted = child_tools(tools)
 EXTEND_LINE = 13      # warnings.extend(report['warnings'])
 CALL_LINE = 15        # outcome = run_loop(lambda history: ask(history, restricted), execute,
 RETURN_LINE = 17      # return outcome
 OUTPUT = "完成： answered"
-
-
-def edit_breakpoint(b, line, condition="", hits="", log=""):
-    """Open the editor from the keyboard (Shift+Enter on the gutter) and save."""
-    gutter(b, line).focus()
-    gutter(b, line).press("Shift+Enter")
-    form = b.locator('form[data-role="breakpoint-editor"]')
-    expect(form).to_be_visible()
-    form.locator('input[name="condition"]').fill(condition)
-    form.locator('input[name="hits"]').fill(hits)
-    form.locator('input[name="log"]').fill(log)
-    form.locator('button[type="submit"]').press("Enter")
-    expect(form).to_have_count(0)
-    expect(gutter(b, line)).to_have_attribute("aria-pressed", "true")
-
-
-def add_watch(b, expression):
-    form = b.locator('form[data-role="watch"]')
-    form.locator('input[name="expression"]').fill(expression)
-    form.locator('input[name="expression"]').press("Enter")
-    expect(b.locator(f'[data-role="watches"] [data-watch="{expression}"]')).to_have_count(1)
-
-
-def watch_value(b, expression):
-    return b.locator(f'[data-role="watches"] [data-watch="{expression}"] [data-role="value"]')
 
 
 def test_history_of_outcome_and_restricted(page, server_url, site_kind):
@@ -181,3 +158,32 @@ def test_url_round_trip(page, server_url, site_kind):
     expect(gutter(b, CALL_LINE)).to_have_attribute("data-hits", "1")
     expect(gutter(b, EXTEND_LINE)).to_have_attribute("data-log", "n={len(warnings)}")
     expect(watch_value(b, "len(restricted)")).to_have_text("1")
+
+
+def test_questions_asked_while_the_run_is_recorded_apply_to_that_run(page, server_url, site_kind):
+    """A watch, a condition and a logpoint added while the block is `running` are not lost:
+    the run shown answers them. Debug is pressed while the runtime's WebAssembly is held,
+    so the block stays `running` until the test lets it go."""
+    held = []
+    page.route("**/vendor/pyodide-314.0.8/pyodide.asm.wasm", lambda route: held.append(route))
+    with page.expect_request(lambda request: request.url.endswith("/pyodide.asm.wasm")):
+        page.goto(lesson_url(server_url, site_kind))
+    b = block(page, "run_subagent")
+    expect(b).to_have_attribute("data-state", "loading", timeout=BOOT_TIMEOUT)
+    toggle_breakpoint(b, RESTRICTED_LINE)
+    toggle_breakpoint(b, RETURN_LINE)
+    press(b, "debug")
+    expect(b).to_have_attribute("data-state", "running")
+    add_watch(b, "len(restricted)")
+    edit_breakpoint(b, RESTRICTED_LINE, condition="len(tools) > 99")  # never true
+    edit_breakpoint(b, EXTEND_LINE, log="n={len(warnings)}")
+    expect(b).to_have_attribute("data-state", "running")   # nothing recorded yet
+    assert held, "the wasm request was not held"
+    for route in held:
+        route.continue_()
+    expect_paused_at(b, RETURN_LINE)   # the condition applied: line 7 did not stop
+    expect(watch_value(b, "len(restricted)")).to_have_text("1")
+    lines = b.locator('[data-role="log"] [data-log-line]')
+    expect(lines).to_have_count(2)
+    expect(lines.first).to_have_text("n=0")
+    expect(b.locator('[data-role="breakpoint-error"]')).to_have_count(0)

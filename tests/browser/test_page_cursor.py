@@ -3,10 +3,10 @@ from playwright.sync_api import expect
 
 try:
     from .page_helpers import (block, current_lines, expect_paused_at, open_lesson, press,
-                               toggle_breakpoint, value, wait_ready)
+                               slide_to, toggle_breakpoint, value, wait_ready)
 except ImportError:
     from page_helpers import (block, current_lines, expect_paused_at, open_lesson, press,
-                              toggle_breakpoint, value, wait_ready)
+                              slide_to, toggle_breakpoint, value, wait_ready)
 
 
 def stage(page, stage_id):
@@ -110,11 +110,11 @@ def test_pause_and_finish_events_and_timeline(page, server_url, site_kind):
     assert at_break > 0
 
     # dragging the slider to its start moves the cursor there
-    timeline.fill("0")
+    slide_to(timeline, 0)
     expect(b).to_have_attribute("data-state", "paused")
     expect(current_lines(b).first).not_to_have_attribute("data-line", "7")
     expect(b.locator('[data-var="selected"]')).to_have_count(0)
-    timeline.fill(str(at_break))
+    slide_to(timeline, at_break)
     expect_paused_at(b, 7)
 
     press(b, "continue")

@@ -5,7 +5,8 @@ import pytest
 from playwright.sync_api import expect
 
 from axe_audit import assert_no_violations
-from page_helpers import BOOT_TIMEOUT, block, lesson_url, press, wait_ready
+from page_helpers import (BOOT_TIMEOUT, block, choose_option, lesson_url, press,
+                          replace_in_editor, wait_ready)
 
 WHATIF = '[data-loopstep-block="s06/run_subagent"] .whatif'
 COMPARISON = '[data-loopstep-block="s06/run_subagent"] [data-role="comparison"]'
@@ -20,13 +21,13 @@ def test_editor_and_comparison_pass_the_audit(page, server_url, site_kind, schem
     press(b, "edit-setup")
     text_box = b.locator('[data-role="setup-text"]')
     expect(text_box).to_be_visible()
-    text_box.fill(text_box.inner_text().replace("if index<2:", "if index<2").rstrip("\n") + "\n")
+    replace_in_editor(b, "index<2:", "index<2")
     press(b, "run-custom")
     expect(b.locator('[data-role="setup-error"]')).to_be_visible(timeout=BOOT_TIMEOUT)
     expect(b.locator(".cm-lintRange-error")).to_be_visible()
     assert_no_violations(page, f"setup editor with an error ({scheme})", within=WHATIF)
     press(b, "reset")
-    b.locator('select[data-role="compare"]').select_option("limit")
+    choose_option(b.locator('select[data-role="compare"]'), "limit")
     comparison = b.locator('[data-role="comparison"]')
     expect(comparison.locator('[data-role="divergence"]')).to_be_visible(timeout=BOOT_TIMEOUT)
     comparison.locator('[data-role="divergence"]').click()

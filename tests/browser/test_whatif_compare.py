@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from page_helpers import BOOT_TIMEOUT, block, current_lines, open_lesson, run_to_end, wait_ready
+from page_helpers import (BOOT_TIMEOUT, block, choose_option, current_lines, open_lesson,
+                          run_to_end, wait_ready)
 
 TESTS = Path(__file__).resolve().parent.parent
 GOLDEN = TESTS / "golden"
@@ -47,7 +48,7 @@ def expected_divergence(symbol: str, a_name: str, b_name: str) -> dict:
 
 
 def choose(b, name: str):
-    b.locator('select[data-role="compare"]').select_option(name)
+    choose_option(b.locator('select[data-role="compare"]'), name)
     comparison = b.locator('[data-role="comparison"]')
     expect(comparison).to_be_visible()
     expect(comparison.locator(".comparison-title")).to_be_visible(timeout=BOOT_TIMEOUT)
@@ -109,7 +110,7 @@ def test_normal_against_normal_has_no_divergence(page, server_url, site_kind):
     expect(comparison.locator(".comparison-same")).to_be_visible()
     expect(comparison.locator('[data-role="divergence"]')).to_have_count(0)
     expect(comparison.locator('[data-role="diff"]')).to_have_count(0)
-    b.locator('select[data-role="compare"]').select_option("")
+    choose_option(b.locator('select[data-role="compare"]'), "")
     expect(comparison).to_be_hidden()
 
 

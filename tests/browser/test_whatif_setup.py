@@ -8,7 +8,7 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 from page_helpers import (BOOT_TIMEOUT, action, block, lesson_url, open_lesson, press,
-                          run_to_end, wait_ready)
+                          replace_in_editor, run_to_end, wait_ready)
 from runtime.catalog import load_lesson
 from web import assets
 
@@ -29,12 +29,11 @@ def open_editor(b):
     return editor.locator('[data-role="setup-text"]')
 
 
-def edit(text_box, old: str, new: str) -> str:
-    """Replace `old` by `new` in the editor's text; returns the new text."""
-    assert NORMAL_SETUP.count(old) == 1
-    edited = NORMAL_SETUP.replace(old, new)
-    text_box.fill(edited)
-    return edited
+def edit(b, old: str, new: str, before: str = NORMAL_SETUP) -> str:
+    """Replace `old` by `new` in the editor's text (`before`), typing; returns the new text."""
+    assert before.count(old) == 1
+    replace_in_editor(b, old, new)
+    return before.replace(old, new)
 
 
 def run_broken_setup(page, server_url, site_kind, old: str, new: str, error_type: str):
@@ -43,7 +42,8 @@ def run_broken_setup(page, server_url, site_kind, old: str, new: str, error_type
     open_lesson(page, server_url, site_kind)
     b = block(page, "run_subagent")
     wait_ready(b)
-    edited = edit(open_editor(b), old, new)
+    open_editor(b)
+    edited = edit(b, old, new)
     line = next(n for n, (x, y) in enumerate(zip(edited.split("\n"), NORMAL_SETUP.split("\n")), 1)
                 if x != y)
     press(b, "run-custom")
@@ -71,7 +71,7 @@ def test_custom_setup_runs_comes_back_from_the_url_and_never_reaches_the_server(
     expect(text_box).to_have_attribute("contenteditable", "true")
     expect(text_box).to_contain_text("if index<2:")
     expect(text_box).to_have_accessible_name(re.compile(r"\S"))
-    edited = edit(text_box, "if index<2:", "if index<9:")
+    edited = edit(b, "index<2", "index<9")
     press(b, "run-custom")
     expect(b).to_have_attribute("data-scenario", "custom")
     expect(b).to_have_attribute("data-state", "finished", timeout=BOOT_TIMEOUT)
@@ -100,14 +100,14 @@ def test_custom_setup_runs_comes_back_from_the_url_and_never_reaches_the_server(
 
 
 def test_a_syntax_error_shows_its_line_and_reset_restores_the_presets(page, server_url, site_kind):
-    b, error, line = run_broken_setup(page, server_url, site_kind, "if index<2:", "if index<2",
+    b, error, line = run_broken_setup(page, server_url, site_kind, "index<2:", "index<2",
                                       "SyntaxError")
     expect(b).to_have_attribute("data-state", "error")
     expect(b.locator('[data-role="status"]')).to_contain_text(str(line))
     # the block stays usable: the editor still edits, every run button still works
     for name in ("debug", "run", "run-custom", "reset", "edit-setup"):
         expect(action(b, name)).to_be_enabled()
-    fixed = edit(b.locator('[data-role="setup-text"]'), "if index<2:", "if index<1:")
+    fixed = edit(b, "index<2", "index<1:", before=NORMAL_SETUP.replace("if index<2:", "if index<2"))
     press(b, "run-custom")
     expect(b).to_have_attribute("data-state", "finished", timeout=BOOT_TIMEOUT)
     expect(error).to_be_hidden()
@@ -128,8 +128,8 @@ def test_a_syntax_error_shows_its_line_and_reset_restores_the_presets(page, serv
 
 def test_an_error_raised_on_a_setup_line_names_it_and_a_bad_url_loses_nothing(
         page, server_url, site_kind):
-    b, _, line = run_broken_setup(page, server_url, site_kind, 'QUESTION="',
-                                  'tools = undefined_name\nQUESTION="', "NameError")
+    b, _, line = run_broken_setup(page, server_url, site_kind, "QUESTION=",
+                                  "tools = undefined_name\nQUESTION=", "NameError")
     expect(b.locator('[data-role="output"]')).to_contain_text(f'File "s06/setup.py", line {line}')
 
     url = page.url.split("#")[0] + "#b=run_subagent&s=custom&custom=not-a-setup"

@@ -114,7 +114,8 @@ export class Omni {
   }
 
   /** The reader's questions changed: a shown run is recorded again with them, the cursor
-   * kept on its step (the run is deterministic: docs/design.md, "Questions and answers"). */
+   * kept on its step (the run is deterministic: docs/design.md, "Questions and answers"); a run being
+   * recorded is recorded again when it arrives (Block.recordAsked), so none is lost. */
   changed() {
     const block = this.block;
     block.render();

@@ -125,16 +125,17 @@ export class Block {
   /** Record (or reuse) the trace of the selected scenario, then apply debug/run. */
   async start(command, { seek = null } = {}) {
     if (this.failure?.kind === "runtime") return false;
+    // while a run is being recorded, a second start is refused and leaves that run alone
+    if (!this.act("record")) return false;
     this.onCursor(this);
     const token = ++this.runToken;
     let trace = this.traces.get(this.traceKey(this.scenario));
-    if (!this.act("record")) return false;
     if (!trace) {
       this.failure = null;
       this.showRun(null);
       this.render();
       try {
-        trace = await this.traceOf(this.scenario);
+        trace = await this.recordAsked(token);
       } catch (error) {
         if (token !== this.runToken) return false;
         this.failure = { kind: error.kind ?? "failed", message: error.message };
@@ -142,12 +143,24 @@ export class Block {
         this.render();
         return false;
       }
-      if (token !== this.runToken) return false;
+      if (!trace) return false;
     }
     this.showRun(trace);
     const index = seek === null ? nextIndex(trace, END, command, this.breakpoints) : settle(trace, seek);
     this.moveTo(index);
     return true;
+  }
+
+  /** The trace of the selected scenario for the reader's questions (watches, breakpoint
+   * details) as they are when it arrives: questions changed while it was recorded are
+   * asked again by a new recording. Null when another run or a reset took over. */
+  async recordAsked(token) {
+    for (;;) {
+      const key = this.traceKey(this.scenario);
+      const trace = await this.traceOf(this.scenario);
+      if (token !== this.runToken) return null;
+      if (key === this.traceKey(this.scenario)) return trace;
+    }
   }
 
   /** The trace of `scenario` (the custom one: of the current setup text), recorded once. */

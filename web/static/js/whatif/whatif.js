@@ -23,6 +23,7 @@ export class WhatIf {
     this.toggle = this.root.querySelector(SEL.actionNamed("edit-setup"));
     this.errorNote = this.root.querySelector(SEL.setupError);
     this.comparison = null;  // the comparison view, once a run to compare is chosen
+    this.compareChoice = 0;  // counts the reader's choices of a run to compare
   }
 
   get editorOpen() {
@@ -132,9 +133,11 @@ export class WhatIf {
     }
   }
 
-  /** Choose the run to compare with ("" for none). */
+  /** Choose the run to compare with ("" for none); the last choice wins (arrow keys on
+   * the picker choose every option on their way). */
   async compare(name) {
     const view = this.root.querySelector(SEL.comparison);
+    const chosen = ++this.compareChoice;
     if (!name) {
       view.hidden = true;
       view.replaceChildren();
@@ -142,6 +145,7 @@ export class WhatIf {
       return;
     }
     const { Comparison } = await import("./comparison.js");
+    if (chosen !== this.compareChoice) return;
     this.comparison ??= new Comparison(view, this.block, this.messages);
     await this.comparison.show(name);
   }
