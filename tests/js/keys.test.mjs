@@ -1,7 +1,7 @@
 // Page keys stay out of editors: the composed path of a key event decides.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { editable, typedIntoEditor } from "../../web/static/js/keys.js";
+import { editable, typedIntoEditor } from "../../web/static/js/page/keys.js";
 
 const node = (localName, extra = {}) => ({ nodeType: 1, localName, isContentEditable: false,
   classList: { contains: (c) => (extra.classes ?? []).includes(c) }, ...extra });
