@@ -172,7 +172,7 @@ for _names, _rule in ((("len",), _len), (("list", "tuple"), _iterating),
                       (("range",), _range)):
     for _name in _names:
         _RULES[id(getattr(builtins, _name))] = (getattr(builtins, _name), _rule, False)
-for _name, _doing in (("sorted", "sorting"), ("min", "comparing"), ("max", "comparing"),
+for _name, _doing in (("sorted", "sorting"), ("min", "ordering"), ("max", "ordering"),
                       ("sum", "adding"), ("set", "hashing"), ("frozenset", "hashing"),
                       ("dict", "hashing")):
     _RULES[id(getattr(builtins, _name))] = (getattr(builtins, _name), _items(_doing), True)
@@ -191,12 +191,12 @@ def _method(func, texts, args, kwargs):
     if name == "join":
         return func(*(iterable(v, _text(texts, k)) for k, v in enumerate(args)))
     if type(owner) in (set, frozenset):
-        need_plain(owner, f"the {type(owner).__name__}", "hashing")
+        need_plain(owner, f"the items of the {type(owner).__name__}", "hashing")
         return func(*(need_plain(v, _text(texts, k), "hashing") if type(v) in CONTAINERS
                       else frozenset(plain_items(v, _text(texts, k), "hashing"))
                       for k, v in enumerate(args)))
     if name in ("count", "index") and type(owner) in (list, tuple):
-        need_plain(owner, f"the {type(owner).__name__}", "comparing")
+        need_plain(owner, f"the items of the {type(owner).__name__}", "comparing")
     elif name == "get" and type(owner) is dict:
         return func(hashable(args[0], _text(texts, 0)), *args[1:]) if args else func()
     for k, value in enumerate(args):

@@ -288,7 +288,7 @@ class _Guarded(ast.NodeTransformer):
     def visit_FormattedValue(self, node):
         text = ast.unparse(node.value)
         self.generic_visit(node)
-        node.value = _call("shown", node.value, ast.Constant(text))
+        node.value = _call("shown", node.value, ast.Constant(text), ast.Constant("formatting"))
         return node
 
 

@@ -126,15 +126,26 @@ def plain(value):
     return impure(value) is _MISSING
 
 
+_SLOTS = {"sorting": ("__lt__", "__gt__", "__eq__"), "hashing": ("__hash__", "__eq__"),
+          "comparing": ("__eq__", "__ne__", "__lt__", "__gt__", "__le__", "__ge__"),
+          "ordering": ("__lt__", "__gt__", "__le__", "__ge__", "__eq__"),
+          "adding": ("__add__", "__radd__"), "showing": ("__repr__", "__str__", "__format__"),
+          "formatting": ("__format__", "__str__", "__repr__")}
+
+
 def need_plain(value, text, doing):
-    """``value`` when it is plain, else Refused: ``doing`` (e.g. "sorting") could run code."""
+    """``value`` when it is plain, else Refused: ``doing`` it (e.g. "sorting") could run
+    code."""
     part = impure(value)
     if part is _MISSING:
         return value
-    where = "" if part is value else f" holds {_a(part)}"
-    code = _own_code(part, ("__eq__", "__lt__", "__hash__", "__add__", "__repr__"))
-    raise Refused(f"{doing} `{text}`{where}: " + (f"it runs code ({code})" if code else
-                  "only builtin values are compared, hashed or added"))
+    code = _own_code(part, _SLOTS.get(doing, _SLOTS["comparing"] + _SLOTS["hashing"]))
+    inside = "" if part is value else " of an item"
+    doing = "comparing" if doing == "ordering" else doing
+    if code:
+        raise Refused(f"{doing} `{text}` runs code ({code}{inside})")
+    raise Refused(f"{doing} `{text}` is done only with builtin values, not {_a(part)}"
+                  + ("" if part is value else " in it"))
 
 
 def iterable(value, text, verb="consume"):
@@ -192,16 +203,16 @@ def hashable(value, text):
     return need_plain(value, text, "hashing")
 
 
-def shown(value, text):
+def shown(value, text, doing="showing"):
     """``value``, when ``str``, ``repr`` or ``format`` of it runs no Python code."""
     if type(value) in SCALARS or plain(value):
         return value
     if type(value) is types.MethodType:
-        shown(value.__self__, text)
+        shown(value.__self__, text, doing)
     if type(value) not in CONTAINERS and \
             not _own_code(value, ("__repr__", "__str__", "__format__")):
         return value
-    return need_plain(value, text, "showing")
+    return need_plain(value, text, doing)
 
 
 _EQUALITY = (operator.eq, operator.ne)
@@ -223,8 +234,8 @@ def compare(op, text, a, b):
         code = _own_code(a if not ok_a else b, ("__eq__", "__ne__"))
         if code:
             raise Refused(f"`{text}` runs code ({code})")
-    need_plain(a, text, "comparing")
-    need_plain(b, text, "comparing")
+    need_plain(a, text, "ordering")
+    need_plain(b, text, "ordering")
     return op(a, b)
 
 
