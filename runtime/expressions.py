@@ -97,8 +97,9 @@ def _truth(node, text):
 
 
 def _scalar_parts(node):
-    """(names read as values, builtin names called) when ``node`` is made only of names,
-    scalar constants, operators and calls of pure builtins by name; else None."""
+    """({name read as a value: "scalars", or "plain" when only ``len`` reads it}, builtin
+    names called) when ``node`` is made only of names, scalar constants, operators and
+    calls of pure builtins by name; else None."""
     names, funcs = set(), set()
     for inner in ast.walk(node):
         if not isinstance(inner, _SCALAR_NODES):
@@ -113,8 +114,13 @@ def _scalar_parts(node):
         elif isinstance(inner, ast.Name) and not isinstance(inner.ctx, ast.Load):
             return None
     calls = {id(inner.func) for inner in ast.walk(node) if isinstance(inner, ast.Call)}
-    names = {inner.id for inner in ast.walk(node)
-             if isinstance(inner, ast.Name) and id(inner) not in calls}
+    measured = {id(inner.args[0]) for inner in ast.walk(node) if isinstance(inner, ast.Call)
+                and inner.func.id == "len" and len(inner.args) == 1}
+    read = [inner for inner in ast.walk(node)
+            if isinstance(inner, ast.Name) and id(inner) not in calls]
+    names = {inner.id: "scalars" for inner in read if id(inner) not in measured}
+    for inner in read:   # a name only measured by len may hold any builtin value
+        names.setdefault(inner.id, "plain")
     return names, funcs
 
 
@@ -138,7 +144,7 @@ class _Guarded(ast.NodeTransformer):
         tests = [ast.Compare(left=ast.Name(id=f, ctx=ast.Load()), ops=[ast.Is()],
                              comparators=[_c(f)]) for f in sorted(funcs)]
         tests += [ast.Compare(left=_call("type", ast.Name(id=n, ctx=ast.Load())),
-                              ops=[ast.In()], comparators=[_c("scalars")])
+                              ops=[ast.In()], comparators=[_c(names[n])])
                   for n in sorted(names)]
         if not tests:
             return node
@@ -307,7 +313,7 @@ def compile_tree(tree, filename, mode="eval"):
 
 
 _BOUND = {_MARK + "guard": guard, _MARK + "slice": slice, _MARK + "type": type,
-          _MARK + "scalars": readonly.SCALARS,
+          _MARK + "scalars": readonly.SCALARS, _MARK + "plain": readonly.PLAIN,
           **{_MARK + name: getattr(readonly, name)
              for name in ("attribute", "item", "binop", "unary", "truth", "compare", "chain",
                           "contains", "iterable", "unpacked", "made", "hashable", "mapping",
@@ -331,7 +337,9 @@ def compile_expression(text, filename="<expression>"):
     """A Compiled expression; raises SyntaxError or Refused with a message for the reader."""
     if not isinstance(text, str) or not text.strip():
         raise Refused("an expression must be non-empty text")
-    tree = ast.parse(text.strip(), filename, mode="eval")
+    with warnings.catch_warnings():   # e.g. "invalid decimal literal": never the run's stderr
+        warnings.simplefilter("ignore", SyntaxWarning)
+        tree = ast.parse(text.strip(), filename, mode="eval")
     _check(tree)
     tree = ast.fix_missing_locations(_Guarded().visit(tree))
     compile_tree(tree, filename)   # what parsing lets through and compiling does not

@@ -7,7 +7,7 @@ attributes, subscripts and slices, ``len``, ``list``, ``sorted``, ``next``, ``it
 ``in``, comprehensions, star-unpacking, operators, f-strings, set and dict displays,
 method calls. They are recorded as watches, breakpoint conditions and logpoints; the
 trace (every step's line, event, set/del, output, result, stdout, status) must be the
-trace recorded without them. Every local of each block is asked about in a drawn form (``FORMS``:
+trace recorded without them. Every local of each block is asked about in three forms (``FORMS``:
 consumed, advanced, compared, hashed, formatted, indexed, …) beside drawn expressions.
 In this CPython two examples per block; in the bundled Pyodide one Node process
 records one drawn set per block, with the plain runs of the blocks.
@@ -100,19 +100,22 @@ def expressions(names, attrs, consts):
     return st.recursive(leaf, extend, max_leaves=4)
 
 
-FORMS = ("{}", "len({})", "list({})", "sorted({})", "next({})", "iter({})", "next(iter({}))",
-         "[x for x in {}]", "[*{}]", "0 in {}", "{} == {}", "{} < {}", "not {}", "str({})",
-         "f'{{{}}}'", "{{{}}}", "{{{}: 1}}", "any({})", "sum({})", "max({})", "dict({})",
-         "{}[0]", "{}[1:]", "{} + {}", "-{}", "int({})", "[a for a, *b in {}]")
+FORMS = ("@", "len(@)", "list(@)", "sorted(@)", "next(@)", "iter(@)", "next(iter(@))",
+         "[x for x in @]", "[*@]", "0 in @", "@ == @", "@ < @", "not @", "str(@)", "f'{@}'",
+         "{@}", "{@: 1}", "any(@)", "sum(@)", "max(@)", "dict(@)", "@[0]", "@[1:]", "@ + @",
+         "-@", "int(@)", "[a for a, *b in @]")
 
 
 @st.composite
 def questions(draw, block):
-    """Probes of one block: every local in a drawn form (and as an attribute's object),
-    a few drawn expressions, conditions, hit counts and logpoints."""
+    """Probes of one block: every local in three drawn forms (and as an attribute's
+    object), a few drawn expressions, conditions, hit counts and logpoints."""
     names, attrs, consts, line_count = vocabulary(block)
     forms = st.sampled_from(FORMS)
-    watches = [draw(forms).replace("{}", name) for name in names]
+    offset = draw(st.integers(0, len(FORMS) - 1))   # spread even in the simplest example
+    watches = [FORMS[(offset + 3 * k + j) % len(FORMS)].replace("@", name)
+               for k, name in enumerate(names) for j in range(2)]
+    watches += [draw(forms).replace("@", name) for name in names]
     watches += [f"{name}.{draw(st.sampled_from(attrs))}" for name in names]
     texts = st.lists(expressions(names, attrs, consts), min_size=1, max_size=3)
     watches += draw(texts)
@@ -120,7 +123,7 @@ def questions(draw, block):
     breakpoints = draw(st.lists(st.one_of(
         st.fixed_dictionaries({"line": lines, "condition": expressions(names, attrs, consts)}),
         st.fixed_dictionaries({"line": lines, "hits": st.integers(1, 3),
-                               "condition": forms.map(lambda f: f.replace("{}", names[0]))}),
+                               "condition": forms.map(lambda f: f.replace("@", names[0]))}),
         st.fixed_dictionaries({"line": lines, "log": texts.map(
             lambda parts: " ".join("{" + p + "}" for p in parts))})), max_size=3))
     return {"watches": watches, "breakpoints": breakpoints}
@@ -160,7 +163,7 @@ def test_questions_never_change_the_run_pyodide(tmp_path_factory, data):
     runs += [{"lesson": b[1], "block": b[2], "scenario": b[3], "probes": p} for b, p in batch]
     traces = record_in_pyodide(tmp_path_factory.mktemp("differential"), files, runs,
                                timeout=1200)["traces"]
-    for (block, probes), without, probed in zip(batch, traces, traces[len(BLOCKS):],
-                                                strict=True):
+    for (block, probes), without, probed in zip(batch, traces[:len(BLOCKS)],
+                                                traces[len(BLOCKS):], strict=True):
         assert probed["backend"] == without["backend"] == "monitoring"
         same_run(probed, without)
