@@ -17,8 +17,8 @@ import builtins
 import types
 
 from .readonly import (CONTAINER_WORDS, CONTAINERS, SCALARS, Refused, _a, _find, _own_code,
-                       _python, fresh, hashable, iterable, made, need_plain, plain,
-                       plain_items, shown, truth, truths)
+                       _python, fresh, hashable, iterable, made, need_plain, plain_items,
+                       shown, truth, truths)
 
 PURE_BUILTINS = ("abs", "all", "any", "ascii", "bin", "bool", "chr", "dict", "divmod",
                  "enumerate", "float", "frozenset", "hex", "int", "isinstance", "issubclass",
