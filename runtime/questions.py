@@ -26,6 +26,7 @@ output, so the run's output and result are the same as without questions.
 import reprlib
 import sys
 
+from . import readonly
 from .expressions import Refused, error_text, template_parts
 from .question_code import Failed, Frame, compile_group
 from .steps import _OWN_LINE
@@ -167,6 +168,7 @@ class Questions:
                 if watches is not None:
                     watches.step(n, entry)
             finally:
+                readonly.fresh.clear()
                 if redirected:
                     sys.stdout, sys.stderr = saved
                 else:
@@ -177,7 +179,9 @@ class Questions:
             values, error = self._eval(bp.condition, entry)
             if error is None:
                 try:
-                    holds = bool(values[0])
+                    value = values[0]
+                    holds = bool(value if type(value) in readonly.PLAIN
+                                 else readonly.truth(value, bp.condition.text))
                 except Exception as exc:
                     holds, error = False, error_text(exc)
             if error is not None:
