@@ -1,4 +1,4 @@
-"""Recordings with probes shared by the CPython and the Pyodide tests (test_questions*.py).
+"""Recordings with questions shared by the CPython and the Pyodide tests (test_questions*.py).
 
 ``CASES[name] = (lesson, block, scenario, probes)``; ``check(name, trace)`` holds
 the facts every interpreter must show for it.

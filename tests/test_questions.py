@@ -41,8 +41,8 @@ def test_case(name):
 
 
 @pytest.mark.parametrize("name", list(cases.CASES))
-def test_probes_change_nothing_else(name):
-    """The run with probes is the run without them, plus the ``probes`` key."""
+def test_questions_change_nothing_else(name):
+    """The run with questions is the run without them, plus the ``probes`` key (the answers)."""
     lesson, block, scenario, probes = cases.CASES[name]
     plain = record(lesson, block, scenario)
     probed = record(lesson, block, scenario, questions=probes)
@@ -50,7 +50,7 @@ def test_probes_change_nothing_else(name):
     assert {k: v for k, v in probed.items() if k != "probes"} == plain
 
 
-def test_packed_form_carries_probes():
+def test_packed_form_carries_the_answers():
     lesson, block, scenario, probes = cases.CASES["watches"]
     assert unpack(record_packed(lesson, block, scenario, questions=probes)) == \
         record(lesson, block, scenario, questions=probes)
@@ -113,7 +113,7 @@ def test_bad_template_is_an_error_not_a_failure():
     ({"watches": [""]}, "watches a list of texts"),
     ([1], "questions must be an object"),
 ])
-def test_bad_probes_are_clear_errors(probes, message):
+def test_bad_questions_are_clear_errors(probes, message):
     with pytest.raises(ValueError, match=message):
         record("s06", "run_subagent", "normal", questions=probes)
 

@@ -1,4 +1,4 @@
-"""Probes recorded inside the bundled Pyodide (Node) give CPython's answers.
+"""Questions recorded inside the bundled Pyodide (Node) give CPython's answers.
 
 The same runtime code evaluates breakpoint conditions, hit counts, logpoints and
 watches in the browser worker; one Node process records every case of

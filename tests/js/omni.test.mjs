@@ -1,4 +1,4 @@
-// The omniscient views' pure parts: value history, recorded probes, the reader's
+// The omniscient views' pure parts: value history, the recorded answers, the reader's
 // questions and their URL form, and stepping at recorded breakpoint hits.
 import { test } from "node:test";
 import assert from "node:assert/strict";
