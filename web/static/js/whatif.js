@@ -132,18 +132,21 @@ export class WhatIf {
     }
   }
 
-  /** Choose the run to compare with ("" for none). */
+  /** Choose the run to compare with ("" for none). The page's trace cache keeps the
+   * run compared with while it is shown. */
   async compare(name) {
     const view = this.root.querySelector(SEL.comparison);
     if (!name) {
       view.hidden = true;
       view.replaceChildren();
       this.comparison = null;
+      this.block.holdTrace("compared", null);
       return;
     }
     const { Comparison } = await import("./comparison.js");
     this.comparison ??= new Comparison(view, this.block, this.messages);
     await this.comparison.show(name);
+    if (this.comparison) this.block.holdTrace("compared", this.comparison.b);
   }
 
   /** Follow the block: the setup error, the setup panel, the editor's text, the comparison. */
