@@ -9,7 +9,6 @@ import { Block } from "./block.js";
 import { Diagram } from "./diagram.js";
 import { installKeys } from "./keys.js";
 import * as urlState from "./url-state.js";
-import { installEmbedBridge } from "./embed-bridge.js";
 import { installAnnouncer } from "./announce.js";
 
 const URL_WRITE_DELAY_MS = 120;
@@ -166,5 +165,6 @@ if (config && config.blocks && applyQuery(config)) {
   const page = new Page(config);
   page.start();
   performance.mark("loopstep:page-started");
-  if (config.embed) installEmbedBridge(window, document);
+  // only embeds talk to a host page: off a lesson page's path to ready
+  if (config.embed) import("./embed-bridge.js").then((m) => m.installEmbedBridge(window, document));
 }
