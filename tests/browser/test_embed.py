@@ -2,6 +2,7 @@
 import functools
 import http.server
 import threading
+import urllib.parse
 
 import pytest
 from playwright.sync_api import expect
@@ -16,7 +17,11 @@ HOST_PAGE = """<!doctype html>
 <script type="module">
   window.events = [];
   window.messages = [];
-  window.addEventListener("message", (e) => window.messages.push(e.data && e.data.type));
+  window.origins = [];
+  window.addEventListener("message", (e) => {
+    window.messages.push(e.data && e.data.type);
+    window.origins.push(e.origin);
+  });
   for (const id of ["a", "b"]) {
     for (const type of ["loopstep:pause", "loopstep:finish"]) {
       document.getElementById(id).addEventListener(type, (e) =>
@@ -48,13 +53,36 @@ def host_url(tmp_path, server, server_url, request):
     httpd.shutdown()
 
 
+# In the embedded blocks' frames: `window.parent` (replaceable) stands for the real parent
+# and keeps each message's target origin, as the page passed it to postMessage.
+SPY_ON_TARGETS = """
+if (location.pathname.startsWith("/embed/") && window.parent !== window) {
+  const real = window.parent;
+  const targets = (window.loopstepTargets = []);
+  const spy = { postMessage(message, target) {
+    targets.push([message && message.type, target]);
+    real.postMessage(message, target);
+  } };
+  Object.defineProperty(window, "parent", { configurable: true, get: () => spy });
+}
+"""
+
+
+def embed_frames(page, server_url):
+    return [f for f in page.frames if f.url.startswith(f"{server_url}/embed/")]
+
+
 def test_two_embeds_run_independently_and_report_to_the_host(browser_context, server_url, host_url,
                                                               watch_page):
     page = browser_context.new_page()
     watch = watch_page(page, server_url)
+    page.add_init_script(SPY_ON_TARGETS)
     page.goto(f"{host_url}/host.html")
     frames = page.locator("iframe")
     expect(frames).to_have_count(2)
+    # each frame is told the host page's origin
+    for src in frames.evaluate_all("fs => fs.map(f => f.src)"):
+        assert urllib.parse.parse_qs(urllib.parse.urlsplit(src).query)["origin"] == [host_url], src
     a = page.frame_locator("#a iframe").locator('[data-loopstep-block="s06/child_tools"]')
     b = page.frame_locator("#b iframe").locator('[data-loopstep-block="s06/task_result"]')
     expect(a).to_have_attribute("data-state", "ready", timeout=60_000)
@@ -77,6 +105,11 @@ def test_two_embeds_run_independently_and_report_to_the_host(browser_context, se
     pause = page.evaluate("window.events.find(e => e.type === 'loopstep:pause').detail")
     assert pause["block"] == "s06/child_tools" and pause["line"] == 7
     assert "loopstep:resize" in page.evaluate("window.messages")
+    assert set(page.evaluate("window.origins")) == {server_url}
+    # every message was posted to the host page's origin, none to any ("*")
+    spied = [t for f in embed_frames(page, server_url) for t in f.evaluate("window.loopstepTargets")]
+    assert {"loopstep:pause", "loopstep:finish", "loopstep:resize"} <= {t for t, _ in spied}, spied
+    assert {target for _, target in spied} == {host_url}, spied
     # each iframe is as tall as its content, not the default height
     heights = page.locator("iframe").evaluate_all("fs => fs.map(f => f.clientHeight)")
     inner = [page.frame_locator(f"#{i} iframe").locator("body").evaluate(

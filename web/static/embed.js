@@ -3,7 +3,9 @@
 //   <div data-loopstep="s06/run_subagent" data-scenario="limit" data-lang="en"></div>
 // Each div gets an iframe of /embed/<lesson>/<block id>/ that sizes itself to its
 // content; the block's loopstep:pause and loopstep:finish events are re-dispatched
-// on the div as bubbling CustomEvents.
+// on the div as bubbling CustomEvents. The iframe's URL names this page's origin
+// (`origin=`): the block posts its messages to this origin alone, also in browsers
+// that do not tell a frame its parent's origin.
 
 const SITE = new URL("../", import.meta.url);
 const FORWARDED = new Set(["loopstep:pause", "loopstep:finish"]);
@@ -14,6 +16,8 @@ function embedUrl(target, scenario, lang) {
   const url = new URL(`embed/${encodeURIComponent(lesson)}/${encodeURIComponent(symbol)}/`
     + (lang === "en" ? "en/" : ""), SITE);
   if (scenario) url.searchParams.set("scenario", scenario);
+  // the host page's origin, for browsers that cannot tell the frame (embed-bridge.js)
+  if (location.origin && location.origin !== "null") url.searchParams.set("origin", location.origin);
   return url;
 }
 

@@ -9,7 +9,6 @@ import { Block } from "./page/block.js";
 import { Diagram } from "./page/diagram.js";
 import { installKeys } from "./page/keys.js";
 import * as urlState from "./page/url-state.js";
-import { installEmbedBridge } from "./page/embed-bridge.js";
 import { installAnnouncer } from "./page/announce.js";
 
 const URL_WRITE_DELAY_MS = 120;
@@ -166,5 +165,6 @@ if (config && config.blocks && applyQuery(config)) {
   const page = new Page(config);
   page.start();
   performance.mark("loopstep:page-started");
-  if (config.embed) installEmbedBridge(window, document);
+  // only embeds talk to a host page: off a lesson page's path to ready
+  if (config.embed) import("./page/embed-bridge.js").then((m) => m.installEmbedBridge(window, document));
 }

@@ -103,22 +103,57 @@ function ahead(indexURL) {
   return lockFile;
 }
 
-/** Run `load` (a loadPyodide call) with the wasm instantiated from `compiled` when it
- * compiled (Pyodide instantiates it with instantiateStreaming: same result, no second
- * compilation), else as Pyodide does. */
-async function withCompiled(compiled, load) {
-  if (!compiled) return load();
-  const original = WebAssembly.instantiateStreaming;
-  WebAssembly.instantiateStreaming = async function instantiateCompiled(source, imports) {
-    const module = await compiled.catch(() => null);
-    if (!module) return original.call(WebAssembly, source, imports);
-    Promise.resolve(source).then((r) => r?.body?.cancel?.()).catch(() => {}); // not read
-    return { module, instance: await WebAssembly.instantiate(module, imports) };
-  };
+// The WebAssembly hook: while an attempt loads Pyodide, WebAssembly.instantiateStreaming
+// instantiates the wasm compiled ahead. An attempt that timed out may still be loading
+// (and end late) while the next one runs, so the hook belongs to one attempt at a time,
+// the current one (a token): an attempt that is no longer current never installs or
+// restores it again, and the function it replaced is put back exactly once.
+const hook = { owner: null, original: null };
+
+/** A new attempt's token, now the only one that may install the hook. */
+function claimHook() {
+  releaseHook(hook.owner);
+  hook.owner = {};
+  return hook.owner;
+}
+
+/** `attempt` is over (ended, failed or timed out): the hook goes if it is still its own. */
+function releaseHook(attempt) {
+  if (!attempt || hook.owner !== attempt) return;
+  if (hook.original) WebAssembly.instantiateStreaming = hook.original;
+  hook.owner = null;
+  hook.original = null;
+}
+
+/** Run `load` (a loadPyodide call) for `attempt` with the wasm instantiated from
+ * `compiled` when it compiled (Pyodide instantiates it with instantiateStreaming: same
+ * result, no second compilation), else as Pyodide does; the hook only while `attempt`
+ * is current. */
+async function withCompiled(attempt, compiled, load) {
+  if (compiled && hook.owner === attempt && !hook.original) {
+    const original = (hook.original = WebAssembly.instantiateStreaming);
+    WebAssembly.instantiateStreaming = async function instantiateCompiled(source, imports) {
+      const module = await compiled.catch(() => null);
+      if (!module) return original.call(WebAssembly, source, imports);
+      Promise.resolve(source).then((r) => r?.body?.cancel?.()).catch(() => {}); // not read
+      return { module, instance: await WebAssembly.instantiate(module, imports) };
+    };
+  }
   try {
     return await load();
   } finally {
-    WebAssembly.instantiateStreaming = original;
+    releaseHook(attempt);
+  }
+}
+
+/** One boot attempt, `boot(attempt)` within `ms`; timed out or failed, it loses the hook
+ * at once, so that its late end changes nothing for the next attempt. */
+async function attemptBoot(boot, ms, what) {
+  const attempt = claimHook();
+  try {
+    return await withTimeout(boot(attempt), ms, what);
+  } finally {
+    releaseHook(attempt);
   }
 }
 
@@ -234,7 +269,7 @@ function install(pyodide, code, ...args) {
   installer.destroy();
 }
 
-async function fastBoot(module, manifest, snapshot, config) {
+async function fastBoot(module, manifest, snapshot, config, attempt) {
   const { indexURL, options, loadStockSync } = config;
   // After a snapshot the trimmed zip can wait for the first import that needs it, where
   // it can be loaded synchronously; an empty zip stands in for it until then.
@@ -244,7 +279,7 @@ async function fastBoot(module, manifest, snapshot, config) {
   const settings = { ...options, indexURL, packages: [], stdLibURL: config.at(stdlibFile) };
   if (config.lockFile) Object.assign(settings, { lockFileContents: config.lockFile, packageBaseUrl: indexURL });
   if (snapshot) settings._loadSnapshot = snapshot;
-  const pyodide = await withCompiled(config.compiled, () => module.loadPyodide(settings));
+  const pyodide = await withCompiled(attempt, config.compiled, () => module.loadPyodide(settings));
   mark(snapshot ? "snapshot-restored" : "trimmed-loaded");
   if (!loadTrimmedSync) {
     const stdlib = pyodide.FS.readFile(STDLIB_PATH);
@@ -354,8 +389,8 @@ export async function bootPyodide(pyodideModule, { indexURL, bootURL, ...rest } 
         const stored = await withTimeout(snapshotP, timeoutMs, "snapshot.bin");
         const bytes = await withTimeout(snapshotBytes(stored, wasmP, manifest), timeoutMs,
           "pyodide.asm.wasm");
-        const pyodide = await withTimeout(fastBoot(module, manifest, bytes, config),
-          timeoutMs, "snapshot boot");
+        const pyodide = await attemptBoot((attempt) => fastBoot(module, manifest, bytes, config,
+          attempt), timeoutMs, "snapshot boot");
         // the trimmed zip left for later is read by the first import outside the
         // snapshot: have it in the cache by then
         const warmUp = manifest.placeholder
@@ -369,8 +404,8 @@ export async function bootPyodide(pyodideModule, { indexURL, bootURL, ...rest } 
     }
     if (manifest) {
       try {
-        const pyodide = await withTimeout(fastBoot(module, manifest, null, config),
-          timeoutMs, "trimmed boot");
+        const pyodide = await attemptBoot((attempt) => fastBoot(module, manifest, null, config,
+          attempt), timeoutMs, "trimmed boot");
         return { pyodide, path: "trimmed", fallbacks, warmUp: NOTHING };
       } catch (error) {
         fallbacks.push(`trimmed: ${error.message ?? error}`);
@@ -379,6 +414,8 @@ export async function bootPyodide(pyodideModule, { indexURL, bootURL, ...rest } 
   }
   module ??= await imported;
   if (early) compiled ??= compileEarly(indexURL, false)?.compiled ?? null;
-  const pyodide = await withCompiled(compiled, () => module.loadPyodide({ ...options, indexURL }));
+  const attempt = claimHook(); // the stock boot is not timed out
+  const pyodide = await withCompiled(attempt, compiled,
+    () => module.loadPyodide({ ...options, indexURL }));
   return { pyodide, path: "stock", fallbacks, warmUp: NOTHING };
 }

@@ -17,6 +17,14 @@ const CALL_COMMANDS = ["prev-call", "next-call"]; // shown for runs with model c
 const WHATIF_COMMANDS = ["edit-setup", "run-custom"]; // handled by whatif.js, loaded on first use
 const COMMANDS = ["debug", "run", ...STEP_COMMANDS, "reset", ...CALL_COMMANDS, ...WHATIF_COMMANDS];
 const RESTING = ["paused", "finished", "error"]; // a run is shown and the cursor rests
+// The recorded traces of all the page's blocks, under one memory budget: trace-cache.js,
+// imported with the first recording (off the page's path to ready).
+const pageTraces = { cache: null, loading: null };
+const traceCache = () => {
+  pageTraces.loading ??= import("../model/trace-cache.js")
+    .then(({ TraceCache }) => (pageTraces.cache = new TraceCache()));
+  return pageTraces.loading;
+};
 
 // action → states it may start from → resulting state (null: keep the state).
 const ACTIONS = {
@@ -50,7 +58,6 @@ export class Block {
     this.state = root.dataset.state || "idle";
     this.scenario = root.dataset.scenario || config.presets[0]?.name;
     this.breakpoints = new Set();
-    this.traces = new Map();
     this.trace = null;
     this.replay = null;
     this.index = null; // a step index, END when finished, null when no run is shown
@@ -129,7 +136,7 @@ export class Block {
     if (!this.act("record")) return false;
     this.onCursor(this);
     const token = ++this.runToken;
-    let trace = this.traces.get(this.traceKey(this.scenario));
+    let trace = pageTraces.cache?.get(this.traceKey(this.scenario));
     if (!trace) {
       this.failure = null;
       this.showRun(null);
@@ -163,24 +170,32 @@ export class Block {
     }
   }
 
-  /** The trace of `scenario` (the custom one: of the current setup text), recorded once. */
+  /** The trace of `scenario` (the custom one: of the current setup text), recorded
+   * unless the page's cache still has it. */
   async traceOf(scenario) {
     const key = this.traceKey(scenario);
-    if (!this.traces.has(key)) {
-      const custom = scenario === this.config.customScenario;
-      this.traces.set(key, await this.client.record({
-        lesson: this.lesson, block: this.name, scenario,
-        maxSteps: this.client.maxSteps, // the page config's runtime.maxSteps
-        questions: this.questions.request(this.breakpoints) ?? undefined,
-        ...(custom ? { setup: this.customSetup } : {}),
-      }));
-    }
-    return this.traces.get(key);
+    const kept = pageTraces.cache?.get(key);
+    if (kept) return kept;
+    const cache = traceCache(); // imported while the trace is recorded
+    const custom = scenario === this.config.customScenario;
+    const trace = await this.client.record({
+      lesson: this.lesson, block: this.name, scenario,
+      maxSteps: this.client.maxSteps, // the page config's runtime.maxSteps
+      questions: this.questions.request(this.breakpoints) ?? undefined,
+      ...(custom ? { setup: this.customSetup } : {}),
+    });
+    return (await cache).set(key, trace);
+  }
+
+  /** The page's cache keeps `trace` while this block holds it as `role` ("shown",
+   * "compared"); null: the block holds nothing as `role` any more. */
+  holdTrace(role, trace) {
+    pageTraces.cache?.hold(`${this.id} ${role}`, trace);
   }
 
   traceKey(scenario) {
     const setup = scenario === this.config.customScenario ? `\n${this.customSetup}` : "";
-    return `${scenario}${setup}\n${this.questions.key(this.breakpoints)}`;
+    return `${this.id}\n${scenario}${setup}\n${this.questions.key(this.breakpoints)}`;
   }
 
   /** The what-if controller (custom setup, comparison), loaded on first use. */
@@ -194,6 +209,7 @@ export class Block {
 
   showRun(trace) {
     this.trace = trace;
+    this.holdTrace("shown", trace); // never dropped from the cache while shown
     this.replay = trace ? replay(trace) : null;
     this.hits = trace ? hitIndices(trace, this.breakpoints) : [];
     this.failure = null;
@@ -287,6 +303,7 @@ export class Block {
     this.runToken++;
     this.index = null;
     this.trace = null;
+    this.holdTrace("shown", null);
     this.replay = null;
     this.hits = [];
     if (this.failure?.kind !== "runtime") this.failure = null;

@@ -134,7 +134,8 @@ export class WhatIf {
   }
 
   /** Choose the run to compare with ("" for none); the last choice wins (arrow keys on
-   * the picker choose every option on their way). */
+   * the picker choose every option on their way). The page's trace cache keeps the run
+   * compared with while it is shown. */
   async compare(name) {
     const view = this.root.querySelector(SEL.comparison);
     const chosen = ++this.compareChoice;
@@ -142,12 +143,14 @@ export class WhatIf {
       view.hidden = true;
       view.replaceChildren();
       this.comparison = null;
+      this.block.holdTrace("compared", null);
       return;
     }
     const { Comparison } = await import("./comparison.js");
     if (chosen !== this.compareChoice) return;
     this.comparison ??= new Comparison(view, this.block, this.messages);
     await this.comparison.show(name);
+    if (this.comparison) this.block.holdTrace("compared", this.comparison.b);
   }
 
   /** Follow the block: the setup error, the setup panel, the editor's text, the comparison. */
