@@ -4,7 +4,7 @@
 // bootPyodide with a stand-in Pyodide whose loads end when the test says.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { bootPyodide, sha256 } from "../../web/static/js/boot.js";
+import { bootPyodide, sha256 } from "../../web/static/js/boot/boot.js";
 
 const WASM = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]); // an empty, valid wasm module
 const STDLIB = new TextEncoder().encode("the trimmed standard library");

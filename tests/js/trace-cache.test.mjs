@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { TraceCache, traceBytes, TRACE_CACHE_BYTES } from "../../web/static/js/model/trace-cache.js";
-import { fromPacked } from "../../web/static/js/trace.js";
+import { fromPacked } from "../../web/static/js/model/trace.js";
 
 /** Values that say their own size. */
 const sized = (name, bytes) => ({ name, bytes });
