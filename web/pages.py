@@ -61,6 +61,7 @@ def block_view(lesson, block, lang: str, scenario: str | None = None) -> dict:
         "lines": highlight_lines(block.text),
         "presets": [{"name": n, "label": preset_label(lesson, n, lang)} for n in block.presets],
         "setup_text": setup_display(lesson, block.symbol, scenario),
+        "agent": lesson.agent is not None,   # event breakpoints: a run may make model calls
     }
 
 

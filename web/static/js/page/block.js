@@ -17,6 +17,8 @@ const CALL_COMMANDS = ["prev-call", "next-call"]; // shown for runs with model c
 const WHATIF_COMMANDS = ["edit-setup", "run-custom"]; // handled by whatif.js, loaded on first use
 const COMMANDS = ["debug", "run", ...STEP_COMMANDS, "reset", ...CALL_COMMANDS, ...WHATIF_COMMANDS];
 const RESTING = ["paused", "finished", "error"]; // a run is shown and the cursor rests
+// No event breakpoints yet: agent/event-breakpoints.js is loaded when the reader adds one.
+const NO_EVENTS = Object.freeze({ stops: null, keys: [], set() {}, clear() {}, show() {}, render() {} });
 
 // action → states it may start from → resulting state (null: keep the state).
 const ACTIONS = {
@@ -50,6 +52,7 @@ export class Block {
     this.state = root.dataset.state || "idle";
     this.scenario = root.dataset.scenario || config.presets[0]?.name;
     this.breakpoints = new Set();
+    this.events = NO_EVENTS;
     this.traces = new Map();
     this.trace = null;
     this.replay = null;
@@ -118,7 +121,7 @@ export class Block {
       this.moveTo(this.agent.hop(name, this.index));
       return true;
     }
-    this.moveTo(nextIndex(this.trace, this.index, name, this.breakpoints));
+    this.moveTo(nextIndex(this.trace, this.index, name, this.breakpoints, this.events.stops));
     return true;
   }
 
@@ -145,7 +148,8 @@ export class Block {
       if (token !== this.runToken) return false;
     }
     this.showRun(trace);
-    const index = seek === null ? nextIndex(trace, END, command, this.breakpoints) : settle(trace, seek);
+    const index = seek === null ? nextIndex(trace, END, command, this.breakpoints, this.events.stops)
+      : settle(trace, seek);
     this.moveTo(index);
     return true;
   }
@@ -182,9 +186,20 @@ export class Block {
   showRun(trace) {
     this.trace = trace;
     this.replay = trace ? replay(trace) : null;
-    this.hits = trace ? hitIndices(trace, this.breakpoints) : [];
+    this.events.show(trace);
+    this.hits = trace ? hitIndices(trace, this.breakpoints, this.events.stops) : [];
     this.failure = null;
     this.attachAgent(trace);
+  }
+
+  /** The event breakpoints' controller, loaded on first use. */
+  loadEvents() {
+    this.eventsLoading ??= import("../agent/event-breakpoints.js").then(({ EventBreakpoints }) => {
+      this.events = new EventBreakpoints(this.root, this.messages, () => this.refreshHits(true));
+      this.events.show(this.trace);
+      return this.events;
+    });
+    return this.eventsLoading;
   }
 
   /** The agent views (conversation-view.js, loaded on first use) of a run with model calls. */
@@ -255,6 +270,7 @@ export class Block {
     this.root.dataset.scenario = name;
     this.root.querySelector(SEL.scenario).value = name;
     this.breakpoints.clear();
+    this.events.clear();
     this.probes.clear();
     if (this.state === "running") {
       this.act(this.client.state === "ready" ? "abandonReady" : "abandonLoading");
@@ -293,16 +309,20 @@ export class Block {
         return;
       }
     } else this.breakpoints.add(line);
-    if (this.trace) this.hits = hitIndices(this.trace, this.breakpoints);
-    this.render();
-    this.onChange(this);
+    this.refreshHits(true);
   }
 
   setBreakpoints(lines) {
     this.breakpoints = new Set(lines.filter((n) => Number.isInteger(n) && n >= 1
       && n <= this.config.lineCount));
-    if (this.trace) this.hits = hitIndices(this.trace, this.breakpoints);
+    this.refreshHits();
+  }
+
+  /** The timeline's ticks after a change of the line or event breakpoints. */
+  refreshHits(changed = false) {
+    if (this.trace) this.hits = hitIndices(this.trace, this.breakpoints, this.events.stops);
     this.render();
+    if (changed) this.onChange(this);
   }
 
   /** Whether this block shows a cursor. */
@@ -322,6 +342,10 @@ export class Block {
       if (!button || !this.root.contains(button)) return;
       if (button.dataset.gutter) this.toggleBreakpoint(Number(button.dataset.gutter));
       else if (button.dataset.action) this.command(button.dataset.action);
+    });
+    this.root.querySelector(SEL.eventForm)?.addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.loadEvents().then((events) => events.submit(event.target));
     });
     this.root.querySelector(SEL.scenario).addEventListener("change", (event) => {
       this.setScenario(event.target.value);
@@ -351,6 +375,7 @@ export class Block {
     root.querySelector(SEL.status).textContent = statusText(this) + (callStatus ?? "");
     view.renderButtons(root, this.enabledActions());
     view.renderBreakpoints(root, this.breakpoints);
+    this.events.render();
     const setup = root.querySelector(SEL.setupCode);
     const setupText = this.config.setup?.[this.scenario];
     if (setup && setupText !== undefined && setup.textContent !== setupText) setup.textContent = setupText;

@@ -1,0 +1,105 @@
+"""Event breakpoints in real Chromium: Debug and Continue stop at tool calls, error
+results and model calls of s06 run_subagent as at line breakpoints; the list, the
+URL and a scenario switch keep or clear them."""
+import re
+
+from playwright.sync_api import expect
+
+try:
+    from .page_helpers import BOOT_TIMEOUT, block, open_lesson, press, select_scenario, wait_ready
+except ImportError:
+    from page_helpers import BOOT_TIMEOUT, block, open_lesson, press, select_scenario, wait_ready
+
+
+def timeline(b):
+    return b.locator('input[data-role="timeline"]')
+
+
+def mark_steps(b, kind):
+    marks = b.locator(f'[data-role="timeline-marks"] [data-mark="{kind}"]')
+    return [int(s) for s in marks.evaluate_all("ms => ms.map(m => m.dataset.step)")]
+
+
+def add_event_bp(page, b, kind, value=""):
+    """Choose the kind, type the value with the keyboard, submit with Enter."""
+    form = b.locator('form[data-role="event-breakpoint"]')
+    form.locator('select[name="kind"]').select_option(kind)
+    form.locator('input[name="value"]').click()
+    page.keyboard.press("Control+A")
+    page.keyboard.press("Backspace")
+    if value:
+        page.keyboard.type(value)
+    page.keyboard.press("Enter")
+
+
+def expect_paused_at_step(b, step):
+    expect(b).to_have_attribute("data-state", "paused", timeout=BOOT_TIMEOUT)
+    expect(timeline(b)).to_have_value(str(step))
+
+
+def test_tool_event_breakpoint_stops_at_both_read_file_calls(page, server_url, site_kind):
+    open_lesson(page, server_url, site_kind)
+    b = block(page, "run_subagent")
+    wait_ready(b)
+    add_event_bp(page, b, "tool", "read_file")
+    item = b.locator('[data-role="event-breakpoints"] [data-event-bp="tool:read_file"]')
+    expect(item).to_have_count(1)
+    expect(page).to_have_url(re.compile(r"ev=tool%253Aread_file"))
+    press(b, "debug")
+    expect(b).to_have_attribute("data-state", "paused", timeout=BOOT_TIMEOUT)
+    tools = mark_steps(b, "tool")
+    assert len(tools) == 2
+    expect_paused_at_step(b, tools[0])
+    press(b, "continue")
+    expect_paused_at_step(b, tools[1])
+    press(b, "continue")
+    expect(b).to_have_attribute("data-state", "finished")
+    # the K-th model call: the 2nd one's mark step
+    add_event_bp(page, b, "model", "2")
+    expect(b.locator('[data-event-bp="model:2"]')).to_have_count(1)
+    item.locator('button[data-action="remove"]').click()
+    expect(item).to_have_count(0)
+    press(b, "debug")
+    expect_paused_at_step(b, mark_steps(b, "model")[1])
+    press(b, "continue")
+    expect(b).to_have_attribute("data-state", "finished")
+
+
+def test_a_bad_model_number_is_refused_and_kept(page, server_url, site_kind):
+    open_lesson(page, server_url, site_kind)
+    b = block(page, "run_subagent")
+    wait_ready(b)
+    add_event_bp(page, b, "model", "two")
+    error = b.locator('[data-role="event-bp-error"]')
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("正整数")
+    expect(b.locator('input[name="value"]')).to_have_value("two")
+    expect(b.locator("[data-event-bp]")).to_have_count(0)
+
+
+def test_error_result_stops_once_in_forbidden_and_a_switch_clears_it(page, server_url, site_kind):
+    open_lesson(page, server_url, site_kind)
+    b = block(page, "run_subagent")
+    wait_ready(b)
+    select_scenario(b, "forbidden")
+    add_event_bp(page, b, "error")
+    expect(b.locator('[data-event-bp="error:"]')).to_have_count(1)
+    press(b, "debug")
+    expect(b).to_have_attribute("data-state", "paused", timeout=BOOT_TIMEOUT)
+    tools = mark_steps(b, "tool")
+    assert len(tools) == 1
+    expect_paused_at_step(b, tools[0])
+    press(b, "continue")
+    expect(b).to_have_attribute("data-state", "finished")
+    select_scenario(b, "normal")
+    expect(b.locator("[data-event-bp]")).to_have_count(0)
+
+
+def test_event_breakpoints_come_back_from_the_url(page, server_url, site_kind):
+    open_lesson(page, server_url, site_kind, hash="#b=run_subagent&ev=tool%253Aread_file")
+    b = block(page, "run_subagent")
+    expect(b.locator('[data-event-bp="tool:read_file"]')).to_have_count(1)
+    wait_ready(b)
+    press(b, "debug")
+    expect(b).to_have_attribute("data-state", "paused", timeout=BOOT_TIMEOUT)
+    expect_paused_at_step(b, mark_steps(b, "tool")[0])
