@@ -103,3 +103,54 @@ def test_event_breakpoints_come_back_from_the_url(page, server_url, site_kind):
     press(b, "debug")
     expect(b).to_have_attribute("data-state", "paused", timeout=BOOT_TIMEOUT)
     expect_paused_at_step(b, mark_steps(b, "tool")[0])
+
+
+def go_to_third_call(b):
+    pause_at_start(b)
+    for n in (1, 2, 3):
+        press(b, "next-call")
+        expect(b.locator('[data-role="status"]')).to_contain_text(f"第 {n} / 3")
+
+
+def pause_at_start(b):
+    wait_ready(b)
+    b.locator('button[data-gutter="3"]').click()
+    press(b, "debug")
+    expect(b).to_have_attribute("data-state", "paused", timeout=BOOT_TIMEOUT)
+
+
+def test_copy_as_markdown_puts_the_call_the_place_and_the_locals_on_the_clipboard(
+        page, server_url, site_kind):
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    open_lesson(page, server_url, site_kind)
+    b = block(page, "run_subagent")
+    go_to_third_call(b)
+    b.locator('button[data-action="copy-markdown"]').click()
+    expect(b.locator(".copy-status")).to_have_text("已复制为 Markdown。")
+    text = page.evaluate("navigator.clipboard.readText()")
+    line = b.locator('[data-line][aria-current="step"]').first.get_attribute("data-line")
+    assert text.startswith("## run_subagent · model call 3 of 3\n")
+    assert f"`run_subagent` line {line}: `" in text
+    assert "### Messages sent (5)" in text
+    assert "tool_use `read_file` (id `child_1`)" in text and '"path": "expected.txt"' in text
+    assert "读取 main.py，说明源码推导；不要运行。" in text
+    assert "### Response" in text and "### Locals" in text
+    expect(b.locator('[data-role="markdown"]')).to_be_hidden()
+
+
+def test_copy_as_markdown_without_a_clipboard_shows_the_text(page, server_url, site_kind):
+    page.add_init_script("Object.defineProperty(navigator, 'clipboard', { value: undefined })")
+    open_lesson(page, server_url, site_kind)
+    b = block(page, "run_subagent")
+    go_to_third_call(b)
+    press(b, "step-over")                       # the 3rd call returned: its response too
+    b.locator('button[data-action="copy-markdown"]').click()
+    shown = b.locator('[data-role="markdown"]')
+    expect(shown).to_be_visible()
+    expect(shown).to_contain_text("### Response (stop_reason: end_turn)")
+    expect(shown).to_contain_text("源码推导42；尚未运行。")
+    names = b.locator('[data-role="variables"] [data-var]').evaluate_all(
+        "rows => rows.map(r => r.dataset.var)")
+    assert names                                 # the frame's locals, as the variables pane shows them
+    for name in names:
+        expect(shown).to_contain_text(f"- `{name}` = ")

@@ -21,6 +21,7 @@ export const SEL = Object.freeze({
   setup: 'details[data-role="setup"]',
   setupCode: '[data-role="setup-code"]',
   compare: 'select[data-role="compare"]',
+  blockPath: ".block-title .path",
   eventForm: 'form[data-role="event-breakpoint"]',
   eventList: '[data-role="event-breakpoints"]',
   eventError: '[data-role="event-bp-error"]',

@@ -36,9 +36,10 @@ function loadStyle() {
 }
 
 export class AgentView {
-  /** `go(step)` moves the block's cursor to a step. */
-  constructor(root, trace, messages, go) {
+  /** `go(step)` moves the block's cursor to a step; `block` is the block shown (for its cursor). */
+  constructor(root, trace, messages, go, block) {
     this.root = root;
+    this.block = block;
     this.trace = trace;
     this.messages = messages;
     this.calls = new Calls(trace.agent);
@@ -144,7 +145,7 @@ export class AgentView {
 
   buildPanel() {
     this.pane = el("section", "pane conversation-pane");
-    this.pane.append(el("h3", null, this.messages.get("conversation")));
+    this.pane.append(el("h3", null, this.messages.get("conversation")), this.buildCopy());
     this.panel = el("div", "conversation");
     this.panel.dataset.role = "conversation";
     this.panel.hidden = true;
@@ -165,6 +166,34 @@ export class AgentView {
     this.panel.append(this.crumbs, this.head, this.unfold, this.list, this.tail);
     this.pane.append(this.panel);
     this.root.querySelector(".panes").append(this.pane);
+  }
+
+  /** The "Copy as Markdown" button, its status line and the text shown without a clipboard. */
+  buildCopy() {
+    const m = this.messages;
+    const box = el("div", "copy-markdown");
+    const button = el("button", "copy-button", m.get("copy_markdown"));
+    button.type = "button";
+    button.dataset.action = "copy-markdown";
+    const status = el("p", "copy-status");
+    status.setAttribute("role", "status");
+    const output = el("pre", "markdown-text");
+    output.dataset.role = "markdown";
+    output.tabIndex = 0;
+    output.hidden = true;
+    button.addEventListener("click", async () => {
+      const { markdownText, copyMarkdown } = await import("./markdown-copy.js"); // on first use
+      if (!this.block?.trace || this.block.index === null) return;
+      copyMarkdown(markdownText(this.block, this.calls, this.shownAt()), { output, status }, m);
+    });
+    box.append(button, status, output);
+    return box;
+  }
+
+  /** The call shown at the block's cursor now (drawn or not). */
+  shownAt() {
+    const index = this.block.index;
+    return index === null ? null : this.calls.view(index, this.pinned);
   }
 
   // ---- per cursor move -----------------------------------------------------------

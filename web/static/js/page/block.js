@@ -213,7 +213,7 @@ export class Block {
       if (this.trace !== trace || this.agent) return;
       this.agent = new AgentView(this.root, trace, this.messages, (step) => {
         if (RESTING.includes(this.state)) this.moveTo(step);
-      });
+      }, this);
       this.render();
     });
   }
@@ -373,7 +373,7 @@ export class Block {
     if (this.agent && this.agent.trace !== this.trace) this.attachAgent(this.trace);
     const callStatus = this.state === "paused" ? this.agent?.statusSuffix(this.index) : "";
     root.querySelector(SEL.status).textContent = statusText(this) + (callStatus ?? "");
-    view.renderButtons(root, this.enabledActions());
+    view.renderButtons(root, this.enabledActions(), COMMANDS);
     view.renderBreakpoints(root, this.breakpoints);
     this.events.render();
     const setup = root.querySelector(SEL.setupCode);
