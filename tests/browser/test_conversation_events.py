@@ -154,3 +154,38 @@ def test_copy_as_markdown_without_a_clipboard_shows_the_text(page, server_url, s
     assert names                                 # the frame's locals, as the variables pane shows them
     for name in names:
         expect(shown).to_contain_text(f"- `{name}` = ")
+
+
+def test_lcc_s06_subagent_boundary_shows_the_task_in_and_the_answer_out(page, server_url, site_kind):
+    page.goto(f"{server_url}/lessons/lcc-s06" + ("/" if site_kind == "export" else ""))
+    b = page.locator('[data-loopstep-block="lcc-s06/agent_loop"]')
+    wait_ready(b)
+    select_scenario(b, "answers")
+    press(b, "run")
+    expect(b).to_have_attribute("data-state", "finished", timeout=BOOT_TIMEOUT)
+    model_marks = b.locator('[data-role="timeline-marks"] [data-mark="model"]')
+    expect(model_marks).to_have_count(4)
+    boundary = b.locator('[data-role="conversation"] [data-role="boundary"]')
+    model_marks.nth(0).click()                      # the parent's first call: no boundary
+    expect(b.locator('[data-role="conversation"]')).to_have_attribute("data-depth", "0")
+    expect(boundary).to_be_hidden()
+    press(b, "next-call")                           # the subagent's first call (marks 2, 3 share a step)
+    expect(b.locator('[data-role="status"]')).to_contain_text("第 2 / 4")
+    expect(b.locator('[data-role="conversation"]')).to_have_attribute("data-depth", "1")
+    expect(boundary).to_be_visible()
+    child = boundary.locator('[data-side="child"]')
+    parent = boundary.locator('[data-side="parent"]')
+    expect(child).to_have_attribute("data-messages", "1")
+    task = "读取 requirements.txt，找出这个项目使用的测试框架，返回名称和版本。"
+    expect(child).to_have_attribute("data-chars", str(len(task)))
+    assert int(parent.get_attribute("data-messages")) > 1
+    assert int(parent.get_attribute("data-chars")) > 0
+    expect(boundary.locator('[data-role="crossed-in"]')).to_have_text(task)
+    expect(boundary.locator('[data-role="crossed-out"]')).to_have_count(0)   # not returned yet
+    press(b, "next-call")
+    press(b, "next-call")                           # the parent's call after the task returned
+    expect(b.locator('[data-role="status"]')).to_contain_text("第 4 / 4")
+    expect(boundary).to_be_hidden()
+    press(b, "step-back")                           # the child's last call is shown, it returned
+    expect(b.locator('[data-role="conversation"]')).to_have_attribute("data-depth", "1")
+    expect(boundary.locator('[data-role="crossed-out"]')).to_contain_text("pytest")

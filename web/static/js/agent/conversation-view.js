@@ -4,6 +4,7 @@
 // Loaded only when such a trace arrives. Data reaches the DOM through textContent.
 
 import { Calls, inputText } from "../model/conversation.js";
+import { BoundaryView } from "./boundary-view.js";
 
 const FOLD_AT = 12;   // longer histories show the first message and the last FOLD_KEEP
 const FOLD_KEEP = 6;
@@ -163,7 +164,8 @@ export class AgentView {
     this.list = el("ol", "messages");
     this.list.tabIndex = 0; // it scrolls: keyboard users reach it too
     this.tail = el("div", "response-slot");
-    this.panel.append(this.crumbs, this.head, this.unfold, this.list, this.tail);
+    this.boundary = new BoundaryView(this.calls, this.messages);
+    this.panel.append(this.crumbs, this.boundary.node, this.head, this.unfold, this.list, this.tail);
     this.pane.append(this.panel);
     this.root.querySelector(".panes").append(this.pane);
   }
@@ -203,6 +205,7 @@ export class AgentView {
     if (index === this.index) return;
     this.index = index;
     this.draw(index);
+    this.boundary.update(this.shown ? this.shown.number - 1 : -1, index);
   }
 
   draw(index) {
