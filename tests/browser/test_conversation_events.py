@@ -15,8 +15,10 @@ def timeline(b):
     return b.locator('input[data-role="timeline"]')
 
 
-def mark_steps(b, kind):
+def mark_steps(b, kind, count):
+    """The marks' steps, once the agent views (loaded on first use) show `count` of them."""
     marks = b.locator(f'[data-role="timeline-marks"] [data-mark="{kind}"]')
+    expect(marks).to_have_count(count)
     return [int(s) for s in marks.evaluate_all("ms => ms.map(m => m.dataset.step)")]
 
 
@@ -47,8 +49,7 @@ def test_tool_event_breakpoint_stops_at_both_read_file_calls(page, server_url, s
     expect(page).to_have_url(re.compile(r"ev=tool%253Aread_file"))
     press(b, "debug")
     expect(b).to_have_attribute("data-state", "paused", timeout=BOOT_TIMEOUT)
-    tools = mark_steps(b, "tool")
-    assert len(tools) == 2
+    tools = mark_steps(b, "tool", 2)
     expect_paused_at_step(b, tools[0])
     press(b, "continue")
     expect_paused_at_step(b, tools[1])
@@ -60,7 +61,7 @@ def test_tool_event_breakpoint_stops_at_both_read_file_calls(page, server_url, s
     item.locator('button[data-action="remove"]').click()
     expect(item).to_have_count(0)
     press(b, "debug")
-    expect_paused_at_step(b, mark_steps(b, "model")[1])
+    expect_paused_at_step(b, mark_steps(b, "model", 3)[1])
     press(b, "continue")
     expect(b).to_have_attribute("data-state", "finished")
 
@@ -86,8 +87,7 @@ def test_error_result_stops_once_in_forbidden_and_a_switch_clears_it(page, serve
     expect(b.locator('[data-event-bp="error:"]')).to_have_count(1)
     press(b, "debug")
     expect(b).to_have_attribute("data-state", "paused", timeout=BOOT_TIMEOUT)
-    tools = mark_steps(b, "tool")
-    assert len(tools) == 1
+    tools = mark_steps(b, "tool", 1)
     expect_paused_at_step(b, tools[0])
     press(b, "continue")
     expect(b).to_have_attribute("data-state", "finished")
@@ -102,7 +102,7 @@ def test_event_breakpoints_come_back_from_the_url(page, server_url, site_kind):
     wait_ready(b)
     press(b, "debug")
     expect(b).to_have_attribute("data-state", "paused", timeout=BOOT_TIMEOUT)
-    expect_paused_at_step(b, mark_steps(b, "tool")[0])
+    expect_paused_at_step(b, mark_steps(b, "tool", 2)[0])
 
 
 def go_to_third_call(b):
