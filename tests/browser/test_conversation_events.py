@@ -6,8 +6,10 @@ import re
 from playwright.sync_api import expect
 
 try:
+    from . import axe_audit
     from .page_helpers import BOOT_TIMEOUT, block, open_lesson, press, select_scenario, wait_ready
 except ImportError:
+    import axe_audit
     from page_helpers import BOOT_TIMEOUT, block, open_lesson, press, select_scenario, wait_ready
 
 
@@ -189,3 +191,11 @@ def test_lcc_s06_subagent_boundary_shows_the_task_in_and_the_answer_out(page, se
     press(b, "step-back")                           # the child's last call is shown, it returned
     expect(b.locator('[data-role="conversation"]')).to_have_attribute("data-depth", "1")
     expect(boundary.locator('[data-role="crossed-out"]')).to_contain_text("pytest")
+    # the new parts pass the audit: an event breakpoint listed, the boundary, the Markdown text
+    page.evaluate("Object.defineProperty(navigator, 'clipboard', { value: undefined })")
+    add_event_bp(page, b, "stop-reason", "end_turn")
+    expect(b.locator('[data-event-bp="stop-reason:end_turn"]')).to_have_count(1)
+    b.locator('button[data-action="copy-markdown"]').click()
+    expect(b.locator('[data-role="markdown"]')).to_contain_text("Subagent conversation, depth 1.")
+    axe_audit.assert_no_violations(page, "lcc-s06 agent_loop: boundary, event breakpoints, Markdown",
+                                   within='[data-loopstep-block="lcc-s06/agent_loop"]')
