@@ -83,6 +83,7 @@ def block_view(lesson, block, lang: str, scenario: str | None = None) -> dict:
         "rows": block_rows(block),
         "presets": [{"name": n, "label": preset_label(lesson, n, lang)} for n in block.presets],
         "setup_text": setup_display(lesson, block.id, scenario),
+        "agent": lesson.agent is not None,   # event breakpoints: a run may make model calls
     }
 
 

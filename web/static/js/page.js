@@ -123,6 +123,12 @@ class Page {
     this.restoring = true;
     if (saved.scenario && saved.scenario !== block.scenario) block.setScenario(saved.scenario);
     block.setBreakpoints(saved.breakpoints);
+    if (saved.events.length) {
+      block.loadEvents().then((events) => {
+        events.set(saved.events);
+        block.refreshHits();
+      });
+    }
     block.omni.restore(new URLSearchParams(window.location.hash.replace(/^#/, "")));
     this.restoring = false;
     this.lastUsed = block;

@@ -5,6 +5,7 @@
 
 import { Calls, inputText } from "../model/agent-calls.js";
 import { el } from "../page/dom.js";
+import { BoundaryView } from "./boundary-view.js";
 import { SEL } from "../selectors.js";
 
 const FOLD_AT = 12;   // longer histories show the first message and the last FOLD_KEEP
@@ -31,9 +32,10 @@ function loadStyle() {
 }
 
 export class AgentView {
-  /** `go(step)` moves the block's cursor to a step. */
-  constructor(root, trace, messages, go) {
+  /** `go(step)` moves the block's cursor to a step; `block` is the block shown (for its cursor). */
+  constructor(root, trace, messages, go, block) {
     this.root = root;
+    this.block = block;
     this.trace = trace;
     this.messages = messages;
     this.calls = new Calls(trace.agent);
@@ -139,7 +141,7 @@ export class AgentView {
 
   buildPanel() {
     this.pane = el("section", { class: "pane conversation-pane" });
-    this.pane.append(el("h3", {}, this.messages.get("conversation")));
+    this.pane.append(el("h3", {}, this.messages.get("conversation")), this.buildCopy());
     this.panel = el("div", { class: "conversation" });
     this.panel.dataset.role = "conversation";
     this.panel.hidden = true;
@@ -157,9 +159,38 @@ export class AgentView {
     this.list = el("ol", { class: "messages" });
     this.list.tabIndex = 0; // it scrolls: keyboard users reach it too
     this.tail = el("div", { class: "response-slot" });
-    this.panel.append(this.crumbs, this.head, this.unfold, this.list, this.tail);
+    this.boundary = new BoundaryView(this.calls, this.messages);
+    this.panel.append(this.crumbs, this.boundary.node, this.head, this.unfold, this.list, this.tail);
     this.pane.append(this.panel);
     this.root.querySelector(SEL.panes).append(this.pane);
+  }
+
+  /** The "Copy as Markdown" button, its status line and the text shown without a clipboard. */
+  buildCopy() {
+    const m = this.messages;
+    const box = el("div", { class: "copy-markdown" });
+    const button = el("button", { class: "copy-button" }, m.get("copy_markdown"));
+    button.type = "button";
+    button.dataset.action = "copy-markdown";
+    const status = el("p", { class: "copy-status" });
+    status.setAttribute("role", "status");
+    const output = el("pre", { class: "markdown-text" });
+    output.dataset.role = "markdown";
+    output.tabIndex = 0;
+    output.hidden = true;
+    button.addEventListener("click", async () => {
+      const { markdownText, copyMarkdown } = await import("./markdown-copy.js"); // on first use
+      if (!this.block?.trace || this.block.index === null) return;
+      copyMarkdown(markdownText(this.block, this.calls, this.shownAt()), { output, status }, m);
+    });
+    box.append(button, status, output);
+    return box;
+  }
+
+  /** The call shown at the block's cursor now (drawn or not). */
+  shownAt() {
+    const index = this.block.index;
+    return index === null ? null : this.calls.view(index, this.pinned);
   }
 
   // ---- per cursor move -----------------------------------------------------------
@@ -169,6 +200,7 @@ export class AgentView {
     if (index === this.index) return;
     this.index = index;
     this.draw(index);
+    this.boundary.update(this.shown ? this.shown.number - 1 : -1, index);
   }
 
   draw(index) {

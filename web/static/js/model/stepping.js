@@ -17,6 +17,10 @@
 // statement's own lines do not fire again inside the calls it makes (a lambda
 // written on the breakpoint line, for example); they fire again once control is
 // back at the statement's depth or above.
+//
+// `events` (optional) is a set of step indices that stop like breakpoints: the
+// event breakpoints' steps (event-stops.js: model calls, tools, error results,
+// stop reasons); they stop wherever they fall, as a recorded condition does.
 
 import { CALL, RETURN, hitsEvent } from "./events.js";
 
@@ -46,15 +50,15 @@ function hits(trace, i, bps) {
 }
 
 /** Whether step i hits one of the breakpoints. */
-export function isHit(trace, i, breakpoints) {
-  return hits(trace, i, normalize(breakpoints, trace));
+export function isHit(trace, i, breakpoints, events = null) {
+  return hits(trace, i, normalize(breakpoints, trace, events));
 }
 
 /**
  * The stops of breakpoint lines in a trace: `lines`, sorted, hit wherever they run;
  * `recorded`, [{line, steps: Set}] for lines with a recorded condition or hit count.
  */
-function normalize(breakpoints, trace) {
+function normalize(breakpoints, trace, events = null) {
   const asked = new Map();
   for (const b of trace?.probes?.breakpoints ?? []) asked.set(b.line, b);
   const lines = [];
@@ -68,6 +72,7 @@ function normalize(breakpoints, trace) {
       recorded.push({ line: n, steps: new Set(question.steps) });
     }
   }
+  if (events?.size) recorded.push({ line: 0, steps: events }); // line 0: outside any statement
   if (!lines.length && !recorded.length) return NO_STOPS;
   lines.sort((a, b) => a - b);
   return { lines, recorded, length: lines.length + recorded.length };
@@ -125,10 +130,10 @@ function stepBack(trace, index) {
  * `debug` and `run` start from the beginning; `step-back` at the first step
  * stays there; any command but `debug`/`run`/`step-back` from END stays at END.
  */
-export function step(trace, index, command, breakpoints) {
+export function step(trace, index, command, breakpoints, events = null) {
   const t = trace ?? NONE;
   const n = size(t);
-  const bps = normalize(breakpoints, t);
+  const bps = normalize(breakpoints, t, events);
   switch (command) {
     case "run":
       return END;
@@ -172,8 +177,8 @@ export function applies(trace, index, command) {
 }
 
 /** Indices of all steps that hit a breakpoint (for the timeline's ticks). */
-export function hitIndices(trace, breakpoints) {
-  const bps = normalize(breakpoints, trace);
+export function hitIndices(trace, breakpoints, events = null) {
+  const bps = normalize(breakpoints, trace, events);
   const out = [];
   if (!bps.length) return out;
   const n = size(trace);

@@ -161,9 +161,10 @@ function renderTicks(ticks, hits, max) {
   ticks.replaceChildren(...nodes);
 }
 
-/** Enable exactly the buttons `enabled` names. */
-export function renderButtons(root, enabled) {
+/** Of the toolbar commands `commands`, enable exactly the ones `enabled` names. */
+export function renderButtons(root, enabled, commands) {
   for (const button of root.querySelectorAll(SEL.action)) {
+    if (!commands.includes(button.dataset.action)) continue; // a view's own button (copy, remove)
     button.disabled = !enabled.has(button.dataset.action);
   }
 }

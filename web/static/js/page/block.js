@@ -25,6 +25,8 @@ const traceCache = () => {
     .then(({ TraceCache }) => (pageTraces.cache = new TraceCache()));
   return pageTraces.loading;
 };
+// No event breakpoints yet: agent/event-breakpoints.js is loaded when the reader adds one.
+const NO_EVENTS = Object.freeze({ stops: null, keys: [], set() {}, clear() {}, show() {}, render() {} });
 
 // action → states it may start from → resulting state (null: keep the state).
 const ACTIONS = {
@@ -58,6 +60,7 @@ export class Block {
     this.state = root.dataset.state || "idle";
     this.scenario = root.dataset.scenario || config.presets[0]?.name;
     this.breakpoints = new Set();
+    this.events = NO_EVENTS;
     this.trace = null;
     this.replay = null;
     this.index = null; // a step index, END when finished, null when no run is shown
@@ -125,7 +128,7 @@ export class Block {
       this.moveTo(this.agent.hop(name, this.index));
       return true;
     }
-    this.moveTo(nextIndex(this.trace, this.index, name, this.breakpoints));
+    this.moveTo(nextIndex(this.trace, this.index, name, this.breakpoints, this.events.stops));
     return true;
   }
 
@@ -153,7 +156,8 @@ export class Block {
       if (!trace) return false;
     }
     this.showRun(trace);
-    const index = seek === null ? nextIndex(trace, END, command, this.breakpoints) : settle(trace, seek);
+    const index = seek === null ? nextIndex(trace, END, command, this.breakpoints, this.events.stops)
+      : settle(trace, seek);
     this.moveTo(index);
     return true;
   }
@@ -211,9 +215,20 @@ export class Block {
     this.trace = trace;
     this.holdTrace("shown", trace); // never dropped from the cache while shown
     this.replay = trace ? replay(trace) : null;
-    this.hits = trace ? hitIndices(trace, this.breakpoints) : [];
+    this.events.show(trace);
+    this.hits = trace ? hitIndices(trace, this.breakpoints, this.events.stops) : [];
     this.failure = null;
     this.attachAgent(trace);
+  }
+
+  /** The event breakpoints' controller, loaded on first use. */
+  loadEvents() {
+    this.eventsLoading ??= import("../agent/event-breakpoints.js").then(({ EventBreakpoints }) => {
+      this.events = new EventBreakpoints(this.root, this.messages, () => this.refreshHits(true));
+      this.events.show(this.trace);
+      return this.events;
+    });
+    return this.eventsLoading;
   }
 
   /** The agent views (agent-view.js, loaded on first use) of a run with model calls. */
@@ -227,7 +242,7 @@ export class Block {
       if (this.trace !== trace || this.agent) return;
       this.agent = new AgentView(this.root, trace, this.messages, (step) => {
         if (RESTING.includes(this.state)) this.moveTo(step);
-      });
+      }, this);
       this.render();
     });
   }
@@ -284,6 +299,7 @@ export class Block {
     this.root.dataset.scenario = name;
     this.root.querySelector(SEL.scenario).value = name;
     this.breakpoints.clear();
+    this.events.clear();
     this.questions.clear();
     if (this.state === "running") {
       this.act(this.client.state === "ready" ? "abandonReady" : "abandonLoading");
@@ -328,15 +344,19 @@ export class Block {
         return;
       }
     } else this.breakpoints.add(line);
-    if (this.trace) this.hits = hitIndices(this.trace, this.breakpoints);
-    this.render();
-    this.onChange(this);
+    this.refreshHits(true);
   }
 
   setBreakpoints(lines) {
     this.breakpoints = new Set(lines.filter((n) => this.shows(n)));
-    if (this.trace) this.hits = hitIndices(this.trace, this.breakpoints);
+    this.refreshHits();
+  }
+
+  /** The timeline's ticks after a change of the line or event breakpoints. */
+  refreshHits(changed = false) {
+    if (this.trace) this.hits = hitIndices(this.trace, this.breakpoints, this.events.stops);
     this.render();
+    if (changed) this.onChange(this);
   }
 
   /** Whether this block shows a cursor. */
@@ -356,6 +376,10 @@ export class Block {
       if (!button || !this.root.contains(button)) return;
       if (button.dataset.gutter) this.toggleBreakpoint(Number(button.dataset.gutter));
       else if (button.dataset.action) this.command(button.dataset.action);
+    });
+    this.root.querySelector(SEL.eventForm)?.addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.loadEvents().then((events) => events.submit(event.target));
     });
     this.root.querySelector(SEL.scenario).addEventListener("change", (event) => {
       this.setScenario(event.target.value);
@@ -383,8 +407,9 @@ export class Block {
     if (this.agent && this.agent.trace !== this.trace) this.attachAgent(this.trace);
     const callStatus = this.state === "paused" ? this.agent?.statusSuffix(this.index) : "";
     root.querySelector(SEL.status).textContent = statusText(this) + (callStatus ?? "");
-    view.renderButtons(root, this.enabledActions());
+    view.renderButtons(root, this.enabledActions(), COMMANDS);
     view.renderBreakpoints(root, this.breakpoints);
+    this.events.render();
     const setup = root.querySelector(SEL.setupCode);
     const setupText = this.config.setup?.[this.scenario];
     if (setup && setupText !== undefined && setup.textContent !== setupText) setup.textContent = setupText;

@@ -88,7 +88,9 @@ export class WhatIf {
     this.urlError = null;
     this.showOption(true);
     const breakpoints = [...block.breakpoints];
+    const events = block.events.keys;
     block.setScenario(this.custom);
+    block.events.set(events);   // loaded already when there are any
     block.setBreakpoints(breakpoints);
     this.editorFor = this.custom;
   }
