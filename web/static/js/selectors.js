@@ -25,6 +25,8 @@ export const SEL = Object.freeze({
   eventForm: 'form[data-role="event-breakpoint"]',
   eventList: '[data-role="event-breakpoints"]',
   eventError: '[data-role="event-bp-error"]',
+  eventItem: "[data-event-bp]",
+  eventRemove: 'button[data-action="remove"]',
   comparison: '[data-role="comparison"]',
   setupEditor: '[data-role="setup-editor"]',
   setupHost: '[data-role="setup-host"]',

@@ -18,8 +18,8 @@ export class EventBreakpoints {
     this.trace = null;
     this.drawn = null;
     root.querySelector(SEL.eventList)?.addEventListener("click", (event) => {
-      const button = event.target.closest('button[data-action="remove"]');
-      const item = button?.closest("[data-event-bp]");
+      const button = event.target.closest(SEL.eventRemove);
+      const item = button?.closest(SEL.eventItem);
       if (item) this.remove(item.dataset.eventBp);
     });
   }
