@@ -4,6 +4,8 @@ import re
 
 from playwright.sync_api import expect
 
+from web import assets
+
 try:
     from .page_helpers import (BOOT_TIMEOUT, add_watch, block, edit_breakpoint,
                                expect_paused_at, gutter, lesson_url, open_lesson, press,
@@ -165,7 +167,7 @@ def test_questions_asked_while_the_run_is_recorded_apply_to_that_run(page, serve
     the run shown answers them. Debug is pressed while the runtime's WebAssembly is held,
     so the block stays `running` until the test lets it go."""
     held = []
-    page.route("**/vendor/pyodide-314.0.8/pyodide.asm.wasm", lambda route: held.append(route))
+    page.route(f"**{assets.PYODIDE_URL}pyodide.asm.wasm", lambda route: held.append(route))
     with page.expect_request(lambda request: request.url.endswith("/pyodide.asm.wasm")):
         page.goto(lesson_url(server_url, site_kind))
     b = block(page, "run_subagent")

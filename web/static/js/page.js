@@ -6,7 +6,6 @@ import { Messages } from "./page/messages.js";
 import { sharedClient } from "./boot/runtime-client.js";
 import { RuntimeStatus } from "./boot/runtime-status.js";
 import { Block } from "./page/block.js";
-import { Diagram } from "./page/diagram.js";
 import { installKeys } from "./page/keys.js";
 import * as urlState from "./page/url-state.js";
 import { installAnnouncer } from "./page/announce.js";
@@ -18,13 +17,35 @@ function readConfig() {
   return node ? JSON.parse(node.textContent) : null;
 }
 
+// The diagram follows a cursor: its module (page/diagram.js) is imported with the first
+// cursor, off the page's path to ready; until then no stage is current.
+class LazyDiagram {
+  constructor(...args) {
+    this.args = args;
+    this.diagram = null;
+    this.loading = null;
+    this.block = null;
+  }
+
+  update(block) {
+    this.block = block;
+    if (this.diagram) this.diagram.update(block);
+    else if (block && this.args[0]) {
+      this.loading ??= import("./page/diagram.js").then(({ Diagram }) => {
+        this.diagram = new Diagram(...this.args);
+        this.diagram.update(this.block);
+      });
+    }
+  }
+}
+
 class Page {
   constructor(config) {
     this.config = config;
     this.messages = new Messages(config.messages);
     this.client = sharedClient();
     this.status = new RuntimeStatus(document.querySelector(SEL.runtime), this.messages);
-    this.diagram = new Diagram(document.querySelector(SEL.diagram), config.stages, this.messages);
+    this.diagram = new LazyDiagram(document.querySelector(SEL.diagram), config.stages, this.messages);
     this.blocks = [];
     this.cursor = null;   // the block holding the page's cursor
     this.lastUsed = null; // the block last acted on

@@ -6,7 +6,6 @@
 
 import { SEL, EVENTS } from "../selectors.js";
 import { END, step as nextIndex, applies, hitIndices, settle } from "../model/stepping.js";
-import { replay } from "../model/replay.js";
 import * as view from "./block-view.js";
 import { statusText } from "./block-status.js";
 import { Questions } from "../model/questions.js";
@@ -24,6 +23,13 @@ const traceCache = () => {
   pageTraces.loading ??= import("../model/trace-cache.js")
     .then(({ TraceCache }) => (pageTraces.cache = new TraceCache()));
   return pageTraces.loading;
+};
+// The replay of a run (model/replay.js) is imported with the first recording too: a run
+// is shown only once one has arrived (showRun follows traceOf).
+const replays = { replay: null, loading: null };
+const replayModule = () => {
+  replays.loading ??= import("../model/replay.js").then(({ replay }) => (replays.replay = replay));
+  return replays.loading;
 };
 // No event breakpoints yet: agent/event-breakpoints.js is loaded when the reader adds one.
 const NO_EVENTS = Object.freeze({ stops: null, keys: [], set() {}, clear() {}, show() {}, render() {} });
@@ -181,6 +187,7 @@ export class Block {
     const kept = pageTraces.cache?.get(key);
     if (kept) return kept;
     const cache = traceCache(); // imported while the trace is recorded
+    const replaying = replayModule();
     const custom = scenario === this.config.customScenario;
     const trace = await this.client.record({
       lesson: this.lesson, block: this.name, scenario,
@@ -188,6 +195,7 @@ export class Block {
       questions: this.questions.request(this.breakpoints) ?? undefined,
       ...(custom ? { setup: this.customSetup } : {}),
     });
+    await replaying;
     return (await cache).set(key, trace);
   }
 
@@ -214,7 +222,7 @@ export class Block {
   showRun(trace) {
     this.trace = trace;
     this.holdTrace("shown", trace); // never dropped from the cache while shown
-    this.replay = trace ? replay(trace) : null;
+    this.replay = trace ? replays.replay(trace) : null;
     this.events.show(trace);
     this.hits = trace ? hitIndices(trace, this.breakpoints, this.events.stops) : [];
     this.failure = null;
