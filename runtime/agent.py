@@ -2,7 +2,8 @@
 
 The lesson's ``[agent]`` table (agent_spec.py) names callables; after the setup and
 the modules ran, ``Capture.resolve`` looks them up in the namespace and collects
-their code objects, and the backend reports each call of one of those codes
+their code objects (while they run, each stand-in model call looks them up already,
+so a module's own REPL has its tool calls observed too), and the backend reports each call of one of those codes
 (``on_start`` / ``on_return`` / ``on_unwind``, the frame holding the arguments).
 Nothing is wrapped or replaced, so reprs, variables, stacks and outputs are the
 same with and without capture.
@@ -86,6 +87,7 @@ class Capture:
         self.contents = {}            # id(response content) → (object, pool index)
         self.calls = []
         self.tool_calls = []
+        self.early = None             # (namespace, rewatch) while the setup and modules run
 
     # -- set-up ------------------------------------------------------------------
     def resolve(self, namespace):
@@ -113,6 +115,20 @@ class Capture:
                     table.setdefault(code, name if kind == "tools" else dotted)
         return set(self.model) | set(self.tools)
 
+    def _resolve_early(self):
+        """While the modules run (a ``__main__`` REPL driving the loop), each model call
+        looks the declared names up again, leniently, so the tools that the model may ask
+        for next are observed as soon as the module defined them."""
+        namespace, rewatch = self.early
+        known = set(self.model) | set(self.tools)
+        strict, self.strict = self.strict, False
+        try:
+            codes = self.resolve(namespace)
+        finally:
+            self.strict = strict
+        if codes != known:
+            rewatch(codes)
+
     def _step(self):
         return max(len(self.builder.cols.event) - 1, 0)
 
@@ -122,6 +138,8 @@ class Capture:
             return
         code = frame.f_code
         if code in self.model:
+            if self.early is not None:
+                self._resolve_early()
             if len(self.calls) < MAX_CALLS:
                 self.pending[frame] = self._model_call(frame)
         elif code in self.tools and len(self.tool_calls) < MAX_CALLS:

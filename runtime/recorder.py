@@ -112,10 +112,12 @@ def _run(codes, builder, backend, program_files, namespace, capture=None):
         backend.start()
         try:
             if capture is not None and capture.model:   # stand-in clients: from the start
+                capture.early = (namespace, lambda found: backend.watch(found, capture))
                 backend.watch(set(capture.model), capture)
             for code in codes[:-1]:
                 exec(code, namespace)
             if capture is not None:   # the declared agent calls, observed from the entry on
+                capture.early = None
                 backend.watch(capture.resolve(namespace), capture)
             exec(codes[-1], namespace)
         finally:

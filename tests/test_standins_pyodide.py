@@ -18,6 +18,14 @@ _spec = importlib.util.spec_from_file_location("loopstep_standins_runs",
 runs_tests = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(runs_tests)
 RUNS = runs_tests.RUNS
+_spec = importlib.util.spec_from_file_location("loopstep_early_tools",
+                                               HERE / "test_agent_early_tools.py")
+early = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(early)
+# Generator expressions (in run_subagent's return, run_bash's `any(...)`) get one "line"
+# step per resume under settrace (CPython 3.11) but not at the exhausting resume under
+# sys.monitoring: the golden traces of these runs are CPython 3.11's.
+GENEXPR_GAP = {("loop", "delegates"), ("whole", "delegates")}
 
 
 @pytest.fixture(scope="module")
@@ -30,19 +38,25 @@ def pyodide(tmp_path_factory):
     runs_tests.write(lessons, "spin", "def main():\n    while True:\n        pass\n",
                      entry="main()", extra='[standins]\nmodules = ["subprocess"]\n')
     files = {rel: str(path) for rel, path in load_lessons()["agent-whole"].files.items()}
-    for lesson in ("real", "spin"):
+    runs_tests.write(lessons, "repl_tools", early.CODE, early.SETUP, symbol="turn",
+                     extra=early.STANDINS)
+    for lesson in ("real", "spin", "repl_tools"):
         files.update({f"{lesson}/{p.name}": str(p) for p in (lessons / lesson).iterdir()})
     jobs = [{"lesson": "real", "block": "main", "scenario": "normal"}]
     jobs += [{"lesson": "agent-whole", "block": b, "scenario": s} for b, s in RUNS]
     jobs += [{"lesson": "spin", "block": "main", "scenario": "normal", "maxSteps": 300},
-             {"lesson": "real", "block": "main", "scenario": "normal"}]
+             {"lesson": "real", "block": "main", "scenario": "normal"},
+             {"lesson": "repl_tools", "block": "turn", "scenario": "normal"}]
     result = record_in_pyodide(temp, files, jobs, code=None)
     traces = result["traces"]
-    return {"first_real": traces[0], "runs": dict(zip(RUNS, traces[1:-2])),
-            "spin": traces[-2], "last_real": traces[-1]}
+    return {"first_real": traces[0], "runs": dict(zip(RUNS, traces[1:-3])),
+            "spin": traces[-3], "last_real": traces[-2], "repl_tools": traces[-1]}
 
 
-@pytest.mark.parametrize("block, scenario", RUNS, ids=[f"{b}/{s}" for b, s in RUNS])
+@pytest.mark.parametrize("block, scenario", [
+    pytest.param(b, s, id=f"{b}/{s}", marks=[pytest.mark.xfail(
+        strict=True, reason="generator expression resumes step differently")]
+        if (b, s) in GENEXPR_GAP else []) for b, s in RUNS])
 def test_pyodide_trace_equals_cpython_and_the_golden_trace(pyodide, block, scenario):
     trace = pyodide["runs"][(block, scenario)]
     assert trace["python"].startswith("3.14") and trace["backend"] == "monitoring"
@@ -71,3 +85,25 @@ def test_nothing_left_in_the_pyodide_interpreter(tmp_path):
     assert value["planted"] == [] and value["MODEL_ID"] is False
     assert value["subprocess"] is None or value["subprocess"].endswith("subprocess.py")
     assert value["input"] == "builtin_function_or_method"
+
+
+@pytest.mark.parametrize("block, scenario", sorted(GENEXPR_GAP))
+def test_the_pair_and_whole_file_runs_make_the_same_calls_in_pyodide(pyodide, block, scenario):
+    trace = pyodide["runs"][(block, scenario)]
+    cpython = record("agent-whole", block, scenario)
+    assert trace["status"] == cpython["status"] == "finished"
+    assert trace["stdout"] == cpython["stdout"]
+    agent, expected = trace["agent"], cpython["agent"]
+    assert agent["conversations"] == expected["conversations"]
+    assert agent["messages"] == expected["messages"]
+    assert [(t["name"], t["input"], t["result"]) for t in agent["tools"]] == \
+        [(t["name"], t["input"], t["result"]) for t in expected["tools"]]
+    assert {s["line"] for s in trace["steps"]} == {s["line"] for s in cpython["steps"]}
+
+
+def test_a_repls_tool_calls_are_recorded_in_pyodide(pyodide):
+    trace = pyodide["repl_tools"]
+    assert trace["backend"] == "monitoring"
+    assert trace["stdout"] == "> !hi\nHI\n> there\nplain there\n> !bye\nBYE\n> "
+    assert [(t["name"], t["result"]) for t in trace["agent"]["tools"]] == \
+        [("shout", "HI"), ("shout", "BYE")]

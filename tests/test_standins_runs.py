@@ -22,7 +22,8 @@ GOLDEN = HERE / "golden"
 REGEN = os.environ.get("LOOPSTEP_REGEN") == "1"
 # (block, preset) runs of agent-whole held to golden traces, here and in Pyodide
 RUNS = [("agent_loop", "delegates"), ("agent_loop", "dangerous"), ("agent_loop", "unknown_tool"),
-        ("run_subagent", "turn_limit"), ("safe_path", "reads")]
+        ("run_subagent", "turn_limit"), ("safe_path", "reads"),
+        ("loop", "delegates"), ("whole", "delegates")]
 
 
 def neutral(trace):
@@ -74,6 +75,26 @@ def test_delegates_makes_five_model_calls_the_middle_three_the_subagents():
     assert [t["name"] for t in agent["tools"]] == ["task", "bash", "bash"]
     child_prompt = agent["messages"][agent["calls"][1]["messages"][0]]
     assert child_prompt == ["user", "读 requirements.txt，说出测试框架和版本。"]
+
+
+
+@pytest.mark.parametrize("block", ["loop", "whole"])
+def test_the_pair_and_the_whole_file_step_into_the_subagent(block):
+    trace = record("agent-whole", block, "delegates")
+    agent = trace["agent"]
+    assert [agent["conversations"][c["conversation"]]["depth"] for c in agent["calls"]] == \
+        [0, 1, 1, 1, 0]
+    assert [t["name"] for t in agent["tools"]] == ["task", "bash", "bash"]
+    inside = [s for s in trace["steps"] if s["fn"] == "run_subagent"]
+    assert {s["line"] for s in inside} >= {99, 102, 116, 120}   # file lines
+    outer = [f["name"] for f in trace["stacks"][inside[0]["stack"]] if not f["hidden"]]
+    # the task tool's lambda runs between them: displayed only in the whole file
+    assert outer == ["agent_loop"] + (["<lambda>"] if block == "whole" else [])
+    module = [s["line"] for s in trace["steps"] if s["fn"] == "<module>"]
+    if block == "whole":   # the file's own statements, its __main__ REPL included
+        assert {19, 21, 22, 23, 91, 145, 148} <= set(module)
+    else:
+        assert module == []
 
 
 def test_the_runs_folder_is_shown_at_one_fixed_path():
