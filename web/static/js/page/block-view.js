@@ -3,6 +3,7 @@
 // Data reaches the DOM through textContent only.
 
 import { SEL } from "../selectors.js";
+import { END } from "../model/stepping.js";
 import { render as renderValue } from "./value-view.js";
 import { el } from "./dom.js";
 
@@ -175,4 +176,39 @@ export function renderBreakpoints(root, breakpoints) {
     const on = breakpoints.has(Number(button.dataset.gutter));
     button.setAttribute("aria-pressed", on ? "true" : "false");
   }
+}
+
+/** The run's panes at the block's cursor: setup text, source cursor, variables, stack,
+ * output, timeline. Returns the cursor's index, or null when no run is shown. */
+export function renderRun(block) {
+  const root = block.root;
+  const setup = root.querySelector(SEL.setupCode);
+  const setupText = block.config.setup?.[block.scenario];
+  if (setup && setupText !== undefined && setup.textContent !== setupText) setup.textContent = setupText;
+  const shown = block.trace && block.index !== null;
+  const at = shown ? block.index : null;
+  const s = shown && at !== END ? block.trace.at(at) : null;
+  const last = shown ? block.trace.at(block.trace.count - 1) : null;
+  renderLines(root, s, shown && at === END ? block.trace.error?.line : undefined);
+  const vars = root.querySelector(SEL.variables);
+  const stack = root.querySelector(SEL.stack);
+  if (shown && (s || last)) {
+    const i = s ? at : block.trace.count - 1;
+    renderVariables(vars, {
+      locals: block.replay.locals(i), changed: block.replay.changed(i), step: s ?? last,
+    }, block.messages);
+    renderStack(stack, s ? block.replay.stack(i) : [], block.messages);
+  } else {
+    vars.replaceChildren();
+    stack.replaceChildren();
+  }
+  renderOutput(root, {
+    text: shown ? block.replay.output(at) : "",
+    error: shown && at === END ? block.trace.error : null,
+    shown: Boolean(shown),
+  }, block.messages);
+  renderTimeline(root, {
+    total: shown ? block.trace.count : 0, index: shown ? at : 0, hits: shown ? block.hits : [],
+  }, block.messages);
+  return shown ? at : null;
 }

@@ -8,6 +8,7 @@ import { SEL, EVENTS } from "../selectors.js";
 import { END, step as nextIndex, applies, hitIndices, settle } from "../model/stepping.js";
 import * as view from "./block-view.js";
 import { statusText } from "./block-status.js";
+import * as runs from "./block-runs.js";
 import { Questions } from "../model/questions.js";
 import { Omni } from "../omni/omni.js";
 
@@ -16,21 +17,6 @@ const CALL_COMMANDS = ["prev-call", "next-call"]; // shown for runs with model c
 const WHATIF_COMMANDS = ["edit-setup", "run-custom"]; // handled by whatif.js, loaded on first use
 const COMMANDS = ["debug", "run", ...STEP_COMMANDS, "reset", ...CALL_COMMANDS, ...WHATIF_COMMANDS];
 const RESTING = ["paused", "finished", "error"]; // a run is shown and the cursor rests
-// The recorded traces of all the page's blocks, under one memory budget: trace-cache.js,
-// imported with the first recording (off the page's path to ready).
-const pageTraces = { cache: null, loading: null };
-const traceCache = () => {
-  pageTraces.loading ??= import("../model/trace-cache.js")
-    .then(({ TraceCache }) => (pageTraces.cache = new TraceCache()));
-  return pageTraces.loading;
-};
-// The replay of a run (model/replay.js) is imported with the first recording too: a run
-// is shown only once one has arrived (showRun follows traceOf).
-const replays = { replay: null, loading: null };
-const replayModule = () => {
-  replays.loading ??= import("../model/replay.js").then(({ replay }) => (replays.replay = replay));
-  return replays.loading;
-};
 // No event breakpoints yet: agent/event-breakpoints.js is loaded when the reader adds one.
 const NO_EVENTS = Object.freeze({ stops: null, keys: [], set() {}, clear() {}, show() {}, render() {} });
 
@@ -145,7 +131,7 @@ export class Block {
     if (!this.act("record")) return false;
     this.onCursor(this);
     const token = ++this.runToken;
-    let trace = pageTraces.cache?.get(this.traceKey(this.scenario));
+    let trace = runs.cached(this.traceKey(this.scenario));
     if (!trace) {
       this.failure = null;
       this.showRun(null);
@@ -181,28 +167,15 @@ export class Block {
   }
 
   /** The trace of `scenario` (the custom one: of the current setup text), recorded
-   * unless the page's cache still has it. */
-  async traceOf(scenario) {
-    const key = this.traceKey(scenario);
-    const kept = pageTraces.cache?.get(key);
-    if (kept) return kept;
-    const cache = traceCache(); // imported while the trace is recorded
-    const replaying = replayModule();
-    const custom = scenario === this.config.customScenario;
-    const trace = await this.client.record({
-      lesson: this.lesson, block: this.name, scenario,
-      maxSteps: this.client.maxSteps, // the page config's runtime.maxSteps
-      questions: this.questions.request(this.breakpoints) ?? undefined,
-      ...(custom ? { setup: this.customSetup } : {}),
-    });
-    await replaying;
-    return (await cache).set(key, trace);
+   * unless the page's cache still has it (block-runs.js). */
+  traceOf(scenario) {
+    return runs.traceOf(this, scenario);
   }
 
   /** The page's cache keeps `trace` while this block holds it as `role` ("shown",
    * "compared"); null: the block holds nothing as `role` any more. */
   holdTrace(role, trace) {
-    pageTraces.cache?.hold(`${this.id} ${role}`, trace);
+    runs.hold(this, role, trace);
   }
 
   traceKey(scenario) {
@@ -222,7 +195,7 @@ export class Block {
   showRun(trace) {
     this.trace = trace;
     this.holdTrace("shown", trace); // never dropped from the cache while shown
-    this.replay = trace ? replays.replay(trace) : null;
+    this.replay = trace ? runs.replayOf(trace) : null;
     this.events.show(trace);
     this.hits = trace ? hitIndices(trace, this.breakpoints, this.events.stops) : [];
     this.failure = null;
@@ -418,35 +391,8 @@ export class Block {
     view.renderButtons(root, this.enabledActions(), COMMANDS);
     view.renderBreakpoints(root, this.breakpoints);
     this.events.render();
-    const setup = root.querySelector(SEL.setupCode);
-    const setupText = this.config.setup?.[this.scenario];
-    if (setup && setupText !== undefined && setup.textContent !== setupText) setup.textContent = setupText;
-    const shown = this.trace && this.index !== null;
-    const at = shown ? this.index : null;
-    const s = shown && at !== END ? this.trace.at(at) : null;
-    const last = shown ? this.trace.at(this.trace.count - 1) : null;
-    view.renderLines(root, s, shown && at === END ? this.trace.error?.line : undefined);
-    const vars = root.querySelector(SEL.variables);
-    const stack = root.querySelector(SEL.stack);
-    if (shown && (s || last)) {
-      const i = s ? at : this.trace.count - 1;
-      view.renderVariables(vars, {
-        locals: this.replay.locals(i), changed: this.replay.changed(i), step: s ?? last,
-      }, this.messages);
-      view.renderStack(stack, s ? this.replay.stack(i) : [], this.messages);
-    } else {
-      vars.replaceChildren();
-      stack.replaceChildren();
-    }
-    view.renderOutput(root, {
-      text: shown ? this.replay.output(at) : "",
-      error: shown && at === END ? this.trace.error : null,
-      shown: Boolean(shown),
-    }, this.messages);
-    view.renderTimeline(root, {
-      total: shown ? this.trace.count : 0, index: shown ? at : 0, hits: shown ? this.hits : [],
-    }, this.messages);
-    this.agent?.render(shown ? at : null);
+    const at = view.renderRun(this);
+    this.agent?.render(at);
     this.omni.render();
     this.whatif?.render();
   }
