@@ -91,7 +91,9 @@ def _items(doing):
         if len(args) == 1:
             source = args[0]
             if type(source) in CONTAINERS:
-                need_plain(source, _text(texts, 0), doing)
+                # a dict is iterated by its keys: its values are never compared
+                need_plain(source.keys() if type(source) is dict else source,
+                           _text(texts, 0), doing)
                 return func(source, **kwargs)
             return func(plain_items(source, _text(texts, 0), doing), **kwargs)
         for k, value in enumerate(args):

@@ -77,3 +77,14 @@ def test_fresh_iterators_are_forgotten_after_each_step():
     lesson, block, scenario, probes = cases.CASES["take"]
     record(lesson, block, scenario, roots=[cases.ROOT], questions=probes)
     assert readonly.fresh == {}
+
+
+def test_a_dict_is_sorted_by_its_keys_whatever_its_values():
+    """`sorted(d)`, `min(d)`, `max(d)` iterate a dict's keys: values that are functions
+    or objects of the program are never compared, so the expression is evaluated."""
+    def tool():
+        return None
+
+    scope = {"restricted": {"read_file": tool, "bash": tool}}
+    assert evaluate("sorted(restricted)[0]", scope) == "bash"
+    assert evaluate("max(restricted)", scope) == "read_file"
