@@ -98,37 +98,222 @@ def test_fixture_is_valid(tmp_path):
     assert lesson.block("f").text == "def f():\n    return n"
 
 
-BAD = [
-    ({"lesson.toml": [('setup = "x/setup.py"', 'setup = "x/nothere.py"')]},
-     "x/lesson.toml [setup]", "'x/nothere.py' not found"),
-    ({"lesson.toml": [('setup = "x/setup.py"', 'setup = "/etc/passwd"')]},
-     "x/lesson.toml [setup]", "must be relative"),
-    ({"lesson.toml": [('modules = ["x/code.py"]', 'modules = ["x/../x/code.py"]')]},
-     "x/lesson.toml [modules]", "without '..'"),
-    ({"code.py": [("def f():", "def g():")]},
-     "code.py", "no top-level function 'f'"),
-    ({"lesson.toml": [('presets = ["normal"]', 'presets = ["normal", "odd"]')]},
-     "(block f)", "unknown preset 'odd'"),
-    ({"lesson.toml": [('block = "f"', 'block = "g"')]},
-     "(stage s)", "unknown block 'g'"),
-    ({"lesson.toml": [("to = 2", "to = 3")]},
-     "(stage s)", "lines 1..3 are outside block f (lines 1..2)"),
-    ({"lesson.toml": [('modules = ["x/code.py"]', 'modules = []')]},
-     "x/lesson.toml", "is not one of the modules"),
-    ({"code.py": [("return n", "return (")]},
-     "code.py", "syntax error on line 2"),
-    ({"lesson.toml": [('name = "normal"', 'name = "custom"'), ('["normal"]', '["custom"]')]},
-     "x/lesson.toml", "preset name 'custom' is reserved"),
+def broken(tmp_path, toml=(), code=None, add=""):
+    """The fixture lesson with `toml` replacements (and `add` appended), and its error."""
+    changes = {"lesson.toml": list(toml)}
+    if code:
+        changes["code.py"] = [code]
+    roots = make(tmp_path, **changes)
+    if add:
+        path = tmp_path / "x" / "lesson.toml"
+        path.write_text(path.read_text("utf-8") + add, "utf-8")
+    with pytest.raises(LessonError) as caught:
+        load_lessons(roots)
+    return str(caught.value)
+
+
+def expect_error(tmp_path, where, reason, **kwargs):
+    """The error starts with the lesson file's full path and `where`, then the reason."""
+    message = broken(tmp_path, **kwargs)
+    toml = tmp_path / "x" / "lesson.toml"
+    assert message.startswith(f"{toml}{' ' + where if where else ''}: "), message
+    assert reason in message, message
+    return message
+
+
+AGENT = '\n[agent]\nmodel = ["f"]\n'
+STAGE_LINE = '{ block = "f", from = 1, to = 2 }'
+PRESETS = '[[presets]]\nname = "normal"\nzh = "正常"\nen = "Normal"\n'
+
+# (name, toml replacements or appended text, where after the file's path, reason)
+SCHEMA_ERRORS = [
+    # wrong types, at every level
+    ("title is text", [('title = {zh = "测", en = "T"}', 'title = "T"')], "",
+     "[title]", "expected a table of zh and en texts, got text 'T'"),
+    ("title.zh is a number", [('title = {zh = "测"', 'title = {zh = 1')], "",
+     "[title.zh]", "expected text, got an integer 1"),
+    ("summary.en is empty", [('summary = {zh = "测", en = "T"}', 'summary = {zh = "测", en = ""}')], "",
+     "[summary.en]", "expected text, got empty text"),
+    ("setup is a list", [('setup = "x/setup.py"', 'setup = ["x/setup.py"]')], "",
+     "[setup]", "expected a path relative to the lessons directory, got an array"),
+    ("modules is text", [('modules = ["x/code.py"]', 'modules = "x/code.py"')], "",
+     "[modules]", "expected an array of paths, got text 'x/code.py'"),
+    ("a module is a number", [('modules = ["x/code.py"]', 'modules = ["x/code.py", 2]')], "",
+     "[modules] #2", "expected a path relative to the lessons directory, got an integer 2"),
+    ("top-level presets of names", [(PRESETS, ""), ('modules = ["x/code.py"]',
+                                                    'modules = ["x/code.py"]\npresets = ["x"]')], "",
+     "[presets]", "expected [[presets]] tables, got an array ['x']"),
+    ("a preset name is a number", [('name = "normal"', "name = 1")], "",
+     "(preset #1) [name]", "expected a name (letters, digits, '_' and '-'), got an integer 1"),
+    ("a preset name with a slash", [('name = "normal"', 'name = "a/b"')], "",
+     "(preset a/b) [name]", "'a/b' is not a name"),
+    ("block presets is text", [('presets = ["normal"]', 'presets = "normal"')], "",
+     "(block f) [presets]", "expected an array of preset names, got text 'normal'"),
+    ("block symbol is a boolean", [('symbol = "f"', "symbol = true")], "",
+     "(block #1) [symbol]", "expected a Python function name, got a boolean True"),
+    ("block symbol is no name", [('symbol = "f"', 'symbol = "f g"')], "",
+     "(block f g) [symbol]", "'f g' is not a Python function name"),
+    ("entry is a table", [('entry = "f()"', "entry = {code = 'f()'}")], "",
+     "(block f) [entry]", "expected text, got a table"),
+    ("stages is a table", [("[[stages]]", "[stages]")], "",
+     "[stages]", "expected [[stages]] tables, got a table"),
+    ("stage lines is text", [(f"lines = [{STAGE_LINE}]", 'lines = "1-2"')], "",
+     "(stage s) [lines]", "expected an array of {block, from, to} tables, got text '1-2'"),
+    ("a stage line is a number", [(f"lines = [{STAGE_LINE}]", "lines = [3]")], "",
+     "(stage s) [lines] #1", "expected a table {block, from, to}, got an integer 3"),
+    ("from is a boolean", [("from = 1", "from = true")], "",
+     "(stage s) [lines] #1 [from]", "expected a line number (1 or more), got a boolean True"),
+    ("from is a float", [("from = 1", "from = 1.0")], "",
+     "(stage s) [lines] #1 [from]", "got a float 1.0"),
+    ("from is zero", [("from = 1", "from = 0")], "",
+     "(stage s) [lines] #1 [from]", "expected a line number (1 or more), got 0"),
+    ("agent is text", [('modules = ["x/code.py"]', 'modules = ["x/code.py"]\nagent = "f"')], "",
+     "[agent]", "expected a table with model = [...] and tools = [...], got text 'f'"),
+    ("agent model is text", [], '\n[agent]\nmodel = "f"\n',
+     "[agent.model]", "expected an array of dotted names, got text 'f'"),
+    ("an agent name is a number", [], '\n[agent]\nmodel = [1]\n',
+     "[agent.model] #1", "expected a dotted Python name, got an integer 1"),
+    # empty and duplicate lists, duplicate names
+    ("no presets", [(PRESETS, ""), ('modules = ["x/code.py"]', 'modules = ["x/code.py"]\npresets = []')],
+     "", "[presets]", "expected at least 1 of [[presets]] tables, got none"),
+    ("block presets empty", [('presets = ["normal"]', "presets = []")], "",
+     "(block f) [presets]", "expected an array of preset names, got an empty array"),
+    ("block presets twice", [('presets = ["normal"]', 'presets = ["normal", "normal"]')], "",
+     "(block f) [presets] #2", "'normal' is listed twice (also #1)"),
+    ("modules empty", [('modules = ["x/code.py"]', "modules = []")], "",
+     "[modules]", "expected an array of paths, got an empty array"),
+    ("a module twice", [('modules = ["x/code.py"]', 'modules = ["x/code.py", "x/code.py"]')], "",
+     "[modules] #2", "'x/code.py' is listed twice (also #1)"),
+    ("two presets named alike", [], "\n" + PRESETS,
+     "(preset normal)", "duplicate name 'normal' (also preset #1)"),
+    ("a block twice", [], '\n[[blocks]]\nsymbol = "f"\nsource = "x/code.py"\nentry = "f()"\n',
+     "(block f)", "duplicate symbol 'f' (also block #1)"),
+    ("a stage id twice", [], '\n[[stages]]\nid = "s"\nzh = "阶段"\nen = "Stage"\n'
+     f"lines = [{STAGE_LINE}]\n", "(stage s)", "duplicate id 's' (also stage #1)"),
+    ("stage lines empty", [(f"lines = [{STAGE_LINE}]", "lines = []")], "",
+     "(stage s) [lines]", "got an empty array"),
+    ("an agent name twice", [], '\n[agent]\nmodel = ["f", "f"]\n',
+     "[agent.model] #2", "'f' is listed twice (also #1)"),
+    # unknown keys, at every level
+    ("unknown top-level key", [('modules = ["x/code.py"]', 'modules = ["x/code.py"]\ncolour = "red"')], "",
+     "", "unknown key 'colour' (known: title, summary, setup, modules, presets, blocks, stages, agent)"),
+    ("unknown language", [('title = {zh = "测", en = "T"}', 'title = {zh = "测", en = "T", fr = "T"}')],
+     "", "[title]", "unknown key 'fr' (known: zh, en)"),
+    ("unknown preset key", [('en = "Normal"', 'en = "Normal"\ndefault = true')], "",
+     "(preset normal)", "unknown key 'default' (known: name, zh, en)"),
+    ("unknown block key", [('entry = "f()"', 'entry = "f()"\nline = 3')], "",
+     "(block f)", "unknown key 'line' (known: symbol, source, presets, entry)"),
+    ("unknown stage key", [('id = "s"', 'id = "s"\ncolour = "red"')], "",
+     "(stage s)", "unknown key 'colour' (known: id, zh, en, lines)"),
+    ("unknown stage line key", [("to = 2 }", "to = 2, upto = 3 }")], "",
+     "(stage s) [lines] #1", "unknown key 'upto' (known: block, from, to)"),
+    ("unknown agent key", [], '\n[agent]\nmodel = ["f"]\nprompt = ["f"]\n',
+     "[agent]", "unknown key 'prompt' (known: model, tools)"),
+    # missing required keys
+    ("no setup", [('setup = "x/setup.py"', "")], "",
+     "", "missing key 'setup' (a path relative to the lessons directory)"),
+    ("no title.en", [('title = {zh = "测", en = "T"}', 'title = {zh = "测"}')], "",
+     "[title]", "missing key 'en' (text)"),
+    ("no blocks", [('[[blocks]]\nsymbol = "f"\nsource = "x/code.py"\npresets = ["normal"]\n'
+                    'entry = "f()"\n', "")], "", "", "missing key 'blocks' ([[blocks]] tables)"),
+    ("no preset label", [('en = "Normal"', "")], "",
+     "(preset normal)", "missing key 'en' (text)"),
+    ("no entry", [('entry = "f()"', "")], "",
+     "(block f)", "missing key 'entry' (text)"),
+    ("no stage caption", [('zh = "阶段"', "")], "",
+     "(stage s)", "missing key 'zh' (text)"),
+    ("no stage line end", [(", to = 2", "")], "",
+     "(stage s) [lines] #1", "missing key 'to' (a line number (1 or more))"),
 ]
 
 
-@pytest.mark.parametrize("changes,where,reason", BAD, ids=[r for _, _, r in BAD])
-def test_invalid_lessons_name_file_and_reason(tmp_path, changes, where, reason):
-    roots = make(tmp_path, **changes)
+@pytest.mark.parametrize("toml,add,where,reason", [case[1:] for case in SCHEMA_ERRORS],
+                         ids=[case[0] for case in SCHEMA_ERRORS])
+def test_malformed_lesson_files_name_the_file_the_place_and_the_reason(tmp_path, toml, add, where,
+                                                                       reason):
+    expect_error(tmp_path, where, reason, toml=toml, add=add)
+
+
+# (name, toml replacements or appended text, code.py change, where, reason): what the
+# schema cannot know, checked against the lesson's other files.
+LESSON_ERRORS = [
+    ("setup not found", [('setup = "x/setup.py"', 'setup = "x/nothere.py"')], "", None,
+     "[setup]", "file 'x/nothere.py' not found"),
+    ("setup absolute", [('setup = "x/setup.py"', 'setup = "/etc/passwd"')], "", None,
+     "[setup]", "must be relative"),
+    ("module outside", [('modules = ["x/code.py"]', 'modules = ["x/../x/code.py"]')], "", None,
+     "[modules]", "without '..'"),
+    ("unknown preset", [('presets = ["normal"]', 'presets = ["normal", "odd"]')], "", None,
+     "(block f) [presets]", "names unknown preset 'odd' (the lesson's: normal)"),
+    ("source not a module", [('source = "x/code.py"', 'source = "x/setup.py"')], "", None,
+     "(block f) [source]", "'x/setup.py' is not one of the modules"),
+    ("unknown block", [('block = "f"', 'block = "g"')], "", None,
+     "(stage s) [lines]", "names unknown block 'g'"),
+    ("outside the block", [("to = 2", "to = 3")], "", None,
+     "(stage s) [lines]", "lines 1..3 are outside block f (lines 1..2)"),
+    ("from after to", [("from = 1, to = 2", "from = 2, to = 1")], "", None,
+     "(stage s) [lines]", "from 2 is after to 1 (block f)"),
+    ("custom is reserved", [('name = "normal"', 'name = "custom"'), ('["normal"]', '["custom"]')],
+     "", None, "(preset custom)", "the preset name 'custom' is reserved"),
+    ("agent name undefined", [], '\n[agent]\nmodel = ["g"]\n', None,
+     "[agent]", "model: 'g' is not defined at the top level of the setup or the modules"),
+    ("agent name not dotted", [], '\n[agent]\nmodel = ["f("]\n', None,
+     "[agent]", "model: 'f(' is not a dotted Python name"),
+    ("agent both", [], '\n[agent]\nmodel = ["f"]\ntools = ["f"]\n', None,
+     "[agent]", "'f' is both a model call and a tool"),
+    ("agent names nothing", [], '\n[agent]\nmodel = []\n', None,
+     "[agent]", "names no model call and no tool"),
+]
+
+
+@pytest.mark.parametrize("toml,add,code,where,reason", [case[1:] for case in LESSON_ERRORS],
+                         ids=[case[0] for case in LESSON_ERRORS])
+def test_lessons_that_do_not_fit_their_files(tmp_path, toml, add, code, where, reason):
+    expect_error(tmp_path, where, reason, toml=toml, add=add, code=code)
+
+
+def test_errors_in_other_files_name_them_and_the_lesson_file(tmp_path):
+    toml = tmp_path / "x" / "lesson.toml"
+    message = broken(tmp_path, code=("def f():", "def g():"))
+    assert message.startswith(f"{tmp_path / 'x' / 'code.py'}: no top-level function 'f' "
+                              f"(block f of {toml})"), message
+    message = broken(tmp_path / "a", code=("return n", "return ("))
+    assert message.startswith(f"{tmp_path / 'a' / 'x' / 'code.py'}: syntax error on line 2"), message
+    assert f"(block f of {tmp_path / 'a' / 'x' / 'lesson.toml'})" in message
+    bad_setup = make(tmp_path / "b")
+    (tmp_path / "b" / "x" / "setup.py").write_bytes(b"n = '\xff'\n")
+    (tmp_path / "b" / "x" / "lesson.toml").write_text(GOOD["lesson.toml"] + AGENT, "utf-8")
+    with pytest.raises(LessonError) as caught:
+        load_lessons(bad_setup)
+    assert str(caught.value).startswith(f"{tmp_path / 'b' / 'x' / 'setup.py'}: is not UTF-8 text (byte 5) "
+                                        f"(read for {tmp_path / 'b' / 'x' / 'lesson.toml'} [agent])")
+
+
+def test_unreadable_lesson_files(tmp_path):
+    roots = make(tmp_path)
+    toml = tmp_path / "x" / "lesson.toml"
+    toml.write_bytes(b'title = "\xe6"\n')
+    with pytest.raises(LessonError, match=r"lesson\.toml: is not UTF-8 text \(byte 9\)"):
+        load_lessons(roots)
+    toml.write_text("title = {zh =", "utf-8")
     with pytest.raises(LessonError) as caught:
         load_lessons(roots)
-    assert where in caught.value.where or where in str(caught.value)
-    assert reason in str(caught.value)
+    assert str(caught.value).startswith(f"{toml}: invalid TOML: ")
+
+
+def test_a_block_without_presets_offers_all_of_them_in_order(tmp_path):
+    roots = make(tmp_path, **{"lesson.toml": [('presets = ["normal"]\n', "")]})
+    toml = tmp_path / "x" / "lesson.toml"
+    toml.write_text(toml.read_text("utf-8") + '\n[[presets]]\nname = "big"\nzh = "大"\nen = "Big"\n')
+    assert load_lesson("x", roots).block("f").presets == ("normal", "big")
+
+
+def test_an_agent_table_is_read(tmp_path):
+    roots = make(tmp_path)
+    toml = tmp_path / "x" / "lesson.toml"
+    toml.write_text(toml.read_text("utf-8") + '\n[agent]\nmodel = ["f"]\ntools = ["n"]\n', "utf-8")
+    agent = load_lesson("x", roots).agent
+    assert (agent.model, agent.tools) == (("f",), ("n",))
 
 
 def test_roots_are_searched_in_order(tmp_path):
