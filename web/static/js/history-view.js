@@ -69,7 +69,8 @@ function buildPanel(omni, h) {
   panel.dataset.role = "history";
   panel.dataset.var = h.name;
   panel.historyData = h;
-  panel.setAttribute("aria-label", m.format("history_of", { name: h.name }));
+  // named per block: two blocks may show the history of a variable of one name
+  panel.setAttribute("aria-label", `${m.format("history_of", { name: h.name })} · ${omni.block.symbol}`);
   const head = el("div", "history-head");
   const close = el("button", "history-close", "×");
   close.type = "button";
