@@ -75,6 +75,18 @@ def serve_limits(args: argparse.Namespace) -> dict:
     return {k: v for k, v in limits.items() if v}
 
 
+def check_lessons_dirs(dirs: list[Path] | None) -> None:
+    """`--lessons` folders must exist and, together, hold at least one lesson."""
+    if not dirs:
+        return
+    for folder in dirs:
+        if not folder.is_dir():
+            raise catalog.LessonError(f"--lessons {folder}", "no such directory")
+    if not any(any(folder.glob("*/lesson.toml")) for folder in dirs):
+        raise catalog.LessonError(f"--lessons {' '.join(map(str, dirs))}",
+                                  "no lesson here (a lesson is a folder holding lesson.toml)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="loopstep", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -106,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     try:
+        check_lessons_dirs(args.lessons)
         if args.command == "export":
             from web.export import export_site
             written = export_site(args.out, catalog.load_lessons(args.lessons))

@@ -63,7 +63,8 @@ def top_level_names(tree):
 
 
 def parse(raw, where, texts, error):
-    """The AgentSpec of a ``[agent]`` table (None when absent).
+    """The AgentSpec of a ``[agent]`` table (None when absent), whose shape (arrays of
+    text under ``model`` and ``tools``, no other key) runtime/lesson_schema.py checked.
 
     ``texts``: {path: text} of the setup and the modules, whose top-level names a
     declared name must start with. ``error(where, reason)`` builds the exception.
@@ -71,22 +72,16 @@ def parse(raw, where, texts, error):
     if raw is None:
         return None
     here = f"{where} [agent]"
-    if not isinstance(raw, dict):
-        raise error(here, "must be a table with model = [...] and tools = [...]")
-    unknown = sorted(set(raw) - set(KEYS))
-    if unknown:
-        raise error(here, f"unknown key {unknown[0]!r} (known: {', '.join(KEYS)})")
     bound = {"scenario"}
     for path, text in texts.items():
         try:
             bound |= top_level_names(ast.parse(text, filename=path))
         except SyntaxError as failure:
-            raise error(path, f"syntax error on line {failure.lineno}: {failure.msg}") from None
+            raise error(path, f"syntax error on line {failure.lineno}: {failure.msg} "
+                              f"(read for {here})") from None
     lists = {}
     for key in KEYS:
         names = raw.get(key, [])
-        if not isinstance(names, list):
-            raise error(here, f"{key} must be a list of dotted names")
         for name in names:
             if not _is_dotted(name):
                 raise error(here, f"{key}: {name!r} is not a dotted Python name")

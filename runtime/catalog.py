@@ -11,13 +11,13 @@ from pathlib import Path, PurePosixPath
 import re
 import tomllib
 
-from . import agent_spec, shown as shown_parts
+from . import agent_spec, lesson_schema, shown as shown_parts
 from .shown import WHOLE
 from .standins.spec import standins_from_toml
 
 HERE = Path(__file__).parent
 BUNDLED_ROOTS = (HERE / "lessons", HERE.parent / "stubs")
-LANGS = ("zh", "en")
+LANGS = lesson_schema.LANGS
 CUSTOM = "custom"    # the scenario of a reader's own setup text: never a preset's name
 
 
@@ -159,6 +159,16 @@ def _read(path):
     return Path(path).read_bytes().decode("utf-8")
 
 
+def _read_text(path, why):
+    """The text of a lesson's file; LessonError when it cannot be read as UTF-8."""
+    try:
+        return _read(path)
+    except OSError as error:
+        raise LessonError(path, f"cannot be read ({error.strerror or error}){why}") from None
+    except UnicodeDecodeError as error:
+        raise LessonError(path, f"is not UTF-8 text (byte {error.start}){why}") from None
+
+
 def _roots(roots):
     return [Path(root) for root in (BUNDLED_ROOTS if roots is None else roots)]
 
@@ -184,130 +194,118 @@ def resolve(value, roots, where):
     raise LessonError(where, f"file {value!r} not found in the lessons roots ({names})")
 
 
-def _text(table, key, where):
-    value = table.get(key)
-    if not isinstance(value, str):
-        raise LessonError(where, f"missing text {key!r}")
-    return value
-
-
-def _langs(table, key, where):
-    inner = table.get(key)
-    if not isinstance(inner, dict):
-        raise LessonError(where, f"missing table {key!r} with {'/'.join(LANGS)}")
-    return {lang: _text(inner, lang, f"{where} [{key}]") for lang in LANGS}
-
-
 _ID = re.compile(r"\w[\w.-]*")
 
 
-def _names(raw, where):
-    """``symbol`` (one function) or ``symbols`` (several, or ["*"]): exactly one of them."""
-    if ("symbol" in raw) == ("symbols" in raw):
-        raise LessonError(where, "a block needs exactly one of 'symbol' and 'symbols'")
-    if "symbol" in raw:
-        symbol = _text(raw, "symbol", where)
-        if symbol == WHOLE:
-            raise LessonError(where, 'the whole file is symbols = ["*"], not symbol = "*"')
-        return symbol, None
-    return None, raw["symbols"]
-
-
-def _block(lesson_id, raw, roots, where, preset_names):
-    symbol, names = _names(raw, where)
-    source = _text(raw, "source", where)
-    label = raw.get("id", symbol or names)   # for errors until the id is known
-    path = resolve(source, roots, f"{where} (block {label})")
-    text = _read(path)
+def _module(path, source, why):
+    """The text of a module and its syntax tree."""
+    text = _read_text(path, why)
     try:
-        tree = ast.parse(text, filename=source)
+        return text, ast.parse(text, filename=source)
     except SyntaxError as error:
-        raise LessonError(path, f"syntax error on line {error.lineno}: {error.msg}") from None
+        raise LessonError(path, f"syntax error on line {error.lineno}: {error.msg}{why}") from None
+
+
+def _block(lesson_id, raw, files, where, presets, parsed):
+    """One block; ``parsed`` keeps each module's text and tree, parsed once per lesson."""
+    symbol, names, source = raw.get("symbol"), raw.get("symbols"), raw["source"]
+    label = raw.get("id", symbol or names[0])   # for errors until the id is known
+    why = f" (block {label} of {where})"
+    path = files[source]
+    if source not in parsed:
+        parsed[source] = _module(path, source, why)
+    text, tree = parsed[source]
     try:
         parts = shown_parts.parts(tree, text, [symbol] if symbol else names)
     except ValueError as error:
-        raise LessonError(path, f"{error} (block {label} of {where})") from None
+        raise LessonError(path, f"{error}{why}") from None
     block_id = raw.get("id", symbol or (PurePosixPath(source).stem if names == [WHOLE]
                                         else names[0]))
     here = f"{where} (block {block_id})"
-    if not isinstance(block_id, str) or not _ID.fullmatch(block_id):
-        raise LessonError(here, f"id {block_id!r} must be letters, digits, '_', '-' or '.' "
-                                "(starting with a letter, digit or '_')")
+    if not _ID.fullmatch(block_id):
+        raise LessonError(f"{here} [id]" if "id" in raw else here,
+                          f"id {block_id!r} must be letters, digits, '_', '-' or '.' "
+                          "(starting with a letter, digit or '_')")
+    if "entry" not in raw and names != [WHOLE]:
+        raise LessonError(here, "missing key 'entry' (text); only a symbols = [\"*\"] "
+                                "block may leave it out")
     first_line = parts[0].first if symbol else 1
-    presets = raw.get("presets", [])
-    if not isinstance(presets, list):
-        raise LessonError(here, "presets must be a list of preset names")
-    for name in presets:
-        if name not in preset_names:
-            raise LessonError(here, f"names unknown preset {name!r}")
-    entry = raw.get("entry", "") if names == [WHOLE] else _text(raw, "entry", here)
-    if not isinstance(entry, str):
-        raise LessonError(here, "entry must be text")
+    chosen = raw.get("presets", [preset.name for preset in presets])
+    known = {preset.name for preset in presets}
+    for name in chosen:
+        if name not in known:
+            raise LessonError(f"{here} [presets]", f"names unknown preset {name!r} "
+                                                   f"(the lesson's: {', '.join(sorted(known))})")
     return Block(block_id, symbol, tuple([symbol] if symbol else names), source, parts,
-                 first_line, shown_parts.rows(text, parts, first_line), tuple(presets), entry,
-                 f"{lesson_id}/entry/{block_id}.py")
+                 first_line, shown_parts.rows(text, parts, first_line), tuple(chosen),
+                 raw.get("entry", ""), f"{lesson_id}/entry/{block_id}.py")
 
 
 def _stage(raw, where, blocks):
-    stage_id = _text(raw, "id", where)
-    here = f"{where} (stage {stage_id})"
+    here = f"{where} (stage {raw['id']})"
     spans = []
-    for span in raw.get("lines", []):
-        name = span.get("block")
+    for span in raw["lines"]:
+        name, first, last = span["block"], span["from"], span["to"]
         if name not in blocks:
-            raise LessonError(here, f"names unknown block {name!r}")
-        first, last = span.get("from"), span.get("to")
+            raise LessonError(f"{here} [lines]", f"names unknown block {name!r}")
         block = blocks[name]
-        if not (isinstance(first, int) and isinstance(last, int) and first <= last
-                and block.shows(first) and block.shows(last)):
+        if first > last:
+            raise LessonError(f"{here} [lines]", f"from {first} is after to {last} (block {name})")
+        if not (block.shows(first) and block.shows(last)):
             shown = ", ".join(f"{a}..{b}" for a, b in block.spans)
-            raise LessonError(here, f"lines {first}..{last} are outside block {name} "
-                                    f"(lines {shown})")
+            raise LessonError(f"{here} [lines]", f"lines {first}..{last} are outside block "
+                                                 f"{name} (lines {shown})")
         spans.append(StageLines(name, first, last))
-    return Stage(stage_id, _text(raw, "zh", here), _text(raw, "en", here), tuple(spans))
+    return Stage(raw["id"], raw["zh"], raw["en"], tuple(spans))
+
+
+def _parse(toml_path):
+    """The parsed ``lesson.toml``, checked against the schema (runtime/lesson_schema.py)."""
+    try:
+        data = tomllib.loads(_read_text(toml_path, ""))
+    except tomllib.TOMLDecodeError as error:
+        raise LessonError(toml_path, f"invalid TOML: {error}") from None
+    try:
+        lesson_schema.check(data)
+    except lesson_schema.SchemaError as error:
+        where = f"{toml_path} {error.where}" if error.where else toml_path
+        raise LessonError(where, error.reason) from None
+    return data
 
 
 def load_lesson_file(lesson_id, toml_path, roots):
-    """Parse and validate one lesson; raise LessonError naming the file and reason."""
-    where = f"{lesson_id}/lesson.toml"
-    try:
-        data = tomllib.loads(_read(toml_path))
-    except tomllib.TOMLDecodeError as error:
-        raise LessonError(toml_path, f"invalid TOML: {error}") from None
-    files = {where: Path(toml_path)}
-    setup = _text(data, "setup", where)
+    """Parse and validate one lesson; raise LessonError naming the file and reason.
+
+    Every error names ``toml_path``: as the place, or beside the other file's name."""
+    where = str(toml_path)
+    data = _parse(toml_path)
+    setup, modules = data["setup"], data["modules"]
+    files = {f"{lesson_id}/lesson.toml": Path(toml_path)}
     files[setup] = resolve(setup, roots, f"{where} [setup]")
-    modules = data.get("modules", [])
-    if not isinstance(modules, list):
-        raise LessonError(where, "modules must be a list of paths")
     for module in modules:
         files[module] = resolve(module, roots, f"{where} [modules]")
-    presets = []
-    for raw in data.get("presets", []):
-        presets.append(Preset(_text(raw, "name", where), _text(raw, "zh", where),
-                              _text(raw, "en", where)))
-    names = {preset.name for preset in presets}
-    if CUSTOM in names:
-        raise LessonError(where, f"preset name {CUSTOM!r} is reserved for the reader's own setup")
-    blocks = {}
-    for raw in data.get("blocks", []):
-        block = _block(lesson_id, raw, roots, where, names)
-        if block.source not in modules:
-            raise LessonError(where, f"block {block.id}: source {block.source!r} "
-                                     "is not one of the modules")
+    presets = tuple(Preset(raw["name"], raw["zh"], raw["en"]) for raw in data["presets"])
+    if any(preset.name == CUSTOM for preset in presets):
+        raise LessonError(f"{where} (preset {CUSTOM})",
+                          f"the preset name {CUSTOM!r} is reserved for the reader's own setup")
+    blocks, parsed = {}, {}
+    for raw in data["blocks"]:
+        if raw["source"] not in modules:
+            label = raw.get("id", raw.get("symbol") or raw["symbols"][0])
+            raise LessonError(f"{where} (block {label}) [source]",
+                              f"{raw['source']!r} is not one of the modules")
+        block = _block(lesson_id, raw, files, where, presets, parsed)
         if block.id in blocks:
-            raise LessonError(where, f"two blocks have the id {block.id!r} "
-                                     "(give one of them another 'id')")
-        files[block.source] = resolve(block.source, roots, where)
+            raise LessonError(f"{where} (block {block.id})",
+                              f"two blocks have the id {block.id!r} (give one of them another 'id')")
         blocks[block.id] = block
     stages = tuple(_stage(raw, where, blocks) for raw in data.get("stages", []))
-    agent = agent_spec.parse(data.get("agent"), where,
-                             {p: _read(files[p]) for p in [setup, *modules]}, LessonError)
-    stand_ins = standins_from_toml(data.get("standins"), where, _read(files[setup]), setup,
-                                   LessonError)
-    return Lesson(lesson_id, _langs(data, "title", where), _langs(data, "summary", where),
-                  setup, tuple(modules), tuple(presets), tuple(blocks.values()), stages, files,
-                  agent, stand_ins)
+    why = f" (read for {where} [agent])"
+    texts = {p: _read_text(files[p], why) for p in dict.fromkeys([setup, *modules])}
+    agent = agent_spec.parse(data.get("agent"), where, texts, LessonError)
+    stand_ins = standins_from_toml(data.get("standins"), where, texts[setup], setup, LessonError)
+    return Lesson(lesson_id, dict(data["title"]), dict(data["summary"]), setup, tuple(modules),
+                  presets, tuple(blocks.values()), stages, files, agent, stand_ins)
 
 
 def _lesson_dirs(roots):

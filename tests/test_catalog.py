@@ -101,57 +101,285 @@ def test_fixture_is_valid(tmp_path):
     assert lesson.block("f").text == "def f():\n    return n"
 
 
-BAD = [
-    ({"lesson.toml": [('setup = "x/setup.py"', 'setup = "x/nothere.py"')]},
-     "x/lesson.toml [setup]", "'x/nothere.py' not found"),
-    ({"lesson.toml": [('setup = "x/setup.py"', 'setup = "/etc/passwd"')]},
-     "x/lesson.toml [setup]", "must be relative"),
-    ({"lesson.toml": [('modules = ["x/code.py"]', 'modules = ["x/../x/code.py"]')]},
-     "x/lesson.toml [modules]", "without '..'"),
-    ({"code.py": [("def f():", "def g():")]},
-     "code.py", "no top-level function 'f'"),
-    ({"lesson.toml": [('presets = ["normal"]', 'presets = ["normal", "odd"]')]},
-     "(block f)", "unknown preset 'odd'"),
-    ({"lesson.toml": [('block = "f"', 'block = "g"')]},
-     "(stage s)", "unknown block 'g'"),
-    ({"lesson.toml": [("to = 2", "to = 3")]},
-     "(stage s)", "lines 1..3 are outside block f (lines 1..2)"),
-    ({"lesson.toml": [('modules = ["x/code.py"]', 'modules = []')]},
-     "x/lesson.toml", "is not one of the modules"),
-    ({"code.py": [("return n", "return (")]},
-     "code.py", "syntax error on line 2"),
-    ({"lesson.toml": [('name = "normal"', 'name = "custom"'), ('["normal"]', '["custom"]')]},
-     "x/lesson.toml", "preset name 'custom' is reserved"),
-    ({"lesson.toml": [('symbol = "f"', 'symbols = ["f", "nope"]')]},
-     "code.py", "no top-level function 'nope' (block ['f', 'nope'] of x/lesson.toml)"),
-    ({"lesson.toml": [('symbol = "f"', 'id = "both"\nsymbols = ["f", "g"]')],
-      "code.py": [("    return n\n", "    return n\n\n\nclass g:\n    pass\n")]},
-     "code.py", "no top-level function 'g' (block both of x/lesson.toml)"),
-    ({"lesson.toml": [('symbol = "f"', 'symbols = []')]},
-     "code.py", "symbols must be a non-empty list"),
-    ({"lesson.toml": [('symbol = "f"', 'symbols = ["*", "f"]')]},
-     "code.py", '"*" (the whole file) must be the only entry'),
-    ({"lesson.toml": [('symbol = "f"', 'symbols = ["f", "f"]')]},
-     "code.py", "symbols names a function twice"),
-    ({"lesson.toml": [('symbol = "f"', 'symbol = "f"\nsymbols = ["f"]')]},
-     "x/lesson.toml", "exactly one of 'symbol' and 'symbols'"),
-    ({"lesson.toml": [('symbol = "f"', 'symbol = "*"')]},
-     "x/lesson.toml", 'symbols = ["*"], not symbol = "*"'),
-    ({"lesson.toml": [('symbol = "f"', 'symbol = "f"\nid = "a/b"')]},
-     "(block a/b)", "id 'a/b' must be letters"),
-    ({"lesson.toml": [("[[stages]]", '[[blocks]]\nid = "f"\nsymbols = ["*"]\n'
-                                     'source = "x/code.py"\n[[stages]]')]},
-     "x/lesson.toml", "two blocks have the id 'f'"),
+def broken(tmp_path, toml=(), code=None, add=""):
+    """The fixture lesson with `toml` replacements (and `add` appended), and its error."""
+    changes = {"lesson.toml": list(toml)}
+    if code:
+        changes["code.py"] = [code]
+    roots = make(tmp_path, **changes)
+    if add:
+        path = tmp_path / "x" / "lesson.toml"
+        path.write_text(path.read_text("utf-8") + add, "utf-8")
+    with pytest.raises(LessonError) as caught:
+        load_lessons(roots)
+    return str(caught.value)
+
+
+def expect_error(tmp_path, where, reason, **kwargs):
+    """The error starts with the lesson file's full path and `where`, then the reason."""
+    message = broken(tmp_path, **kwargs)
+    toml = tmp_path / "x" / "lesson.toml"
+    assert message.startswith(f"{toml}{' ' + where if where else ''}: "), message
+    assert reason in message, message
+    return message
+
+
+AGENT = '\n[agent]\nmodel = ["f"]\n'
+STAGE_LINE = '{ block = "f", from = 1, to = 2 }'
+PRESETS = '[[presets]]\nname = "normal"\nzh = "正常"\nen = "Normal"\n'
+
+# (name, toml replacements or appended text, where after the file's path, reason)
+SCHEMA_ERRORS = [
+    # wrong types, at every level
+    ("title is text", [('title = {zh = "测", en = "T"}', 'title = "T"')], "",
+     "[title]", "expected a table of zh and en texts, got text 'T'"),
+    ("title.zh is a number", [('title = {zh = "测"', 'title = {zh = 1')], "",
+     "[title.zh]", "expected text, got an integer 1"),
+    ("summary.en is empty", [('summary = {zh = "测", en = "T"}', 'summary = {zh = "测", en = ""}')], "",
+     "[summary.en]", "expected text, got empty text"),
+    ("setup is a list", [('setup = "x/setup.py"', 'setup = ["x/setup.py"]')], "",
+     "[setup]", "expected a path relative to the lessons directory, got an array"),
+    ("modules is text", [('modules = ["x/code.py"]', 'modules = "x/code.py"')], "",
+     "[modules]", "expected an array of paths, got text 'x/code.py'"),
+    ("a module is a number", [('modules = ["x/code.py"]', 'modules = ["x/code.py", 2]')], "",
+     "[modules] #2", "expected a path relative to the lessons directory, got an integer 2"),
+    ("top-level presets of names", [(PRESETS, ""), ('modules = ["x/code.py"]',
+                                                    'modules = ["x/code.py"]\npresets = ["x"]')], "",
+     "[presets]", "expected [[presets]] tables, got an array ['x']"),
+    ("a preset name is a number", [('name = "normal"', "name = 1")], "",
+     "(preset #1) [name]", "expected a name (letters, digits, '_' and '-'), got an integer 1"),
+    ("a preset name with a slash", [('name = "normal"', 'name = "a/b"')], "",
+     "(preset a/b) [name]", "'a/b' is not a name"),
+    ("block presets is text", [('presets = ["normal"]', 'presets = "normal"')], "",
+     "(block f) [presets]", "expected an array of preset names, got text 'normal'"),
+    ("block symbol is a boolean", [('symbol = "f"', "symbol = true")], "",
+     "(block #1) [symbol]",
+     'expected a Python function name (the whole file is symbols = ["*"]), got a boolean True'),
+    ("block symbol is no name", [('symbol = "f"', 'symbol = "f g"')], "",
+     "(block f g) [symbol]", "'f g' is not a Python function name"),
+    ("entry is a table", [('entry = "f()"', "entry = {code = 'f()'}")], "",
+     "(block f) [entry]", "expected text, got a table"),
+    ("stages is a table", [("[[stages]]", "[stages]")], "",
+     "[stages]", "expected [[stages]] tables, got a table"),
+    ("stage lines is text", [(f"lines = [{STAGE_LINE}]", 'lines = "1-2"')], "",
+     "(stage s) [lines]", "expected an array of {block, from, to} tables, got text '1-2'"),
+    ("a stage line is a number", [(f"lines = [{STAGE_LINE}]", "lines = [3]")], "",
+     "(stage s) [lines] #1", "expected a table {block, from, to}, got an integer 3"),
+    ("from is a boolean", [("from = 1", "from = true")], "",
+     "(stage s) [lines] #1 [from]", "expected a line number (1 or more), got a boolean True"),
+    ("from is a float", [("from = 1", "from = 1.0")], "",
+     "(stage s) [lines] #1 [from]", "got a float 1.0"),
+    ("from is zero", [("from = 1", "from = 0")], "",
+     "(stage s) [lines] #1 [from]", "expected a line number (1 or more), got 0"),
+    ("agent is text", [('modules = ["x/code.py"]', 'modules = ["x/code.py"]\nagent = "f"')], "",
+     "[agent]", "expected a table with model = [...] and tools = [...], got text 'f'"),
+    ("agent model is text", [], '\n[agent]\nmodel = "f"\n',
+     "[agent.model]", "expected an array of dotted names, got text 'f'"),
+    ("an agent name is a number", [], '\n[agent]\nmodel = [1]\n',
+     "[agent.model] #1", "expected a dotted Python name, got an integer 1"),
+    # empty and duplicate lists, duplicate names
+    ("no presets", [(PRESETS, ""), ('modules = ["x/code.py"]', 'modules = ["x/code.py"]\npresets = []')],
+     "", "[presets]", "expected at least 1 of [[presets]] tables, got none"),
+    ("block presets empty", [('presets = ["normal"]', "presets = []")], "",
+     "(block f) [presets]", "expected an array of preset names, got an empty array"),
+    ("block presets twice", [('presets = ["normal"]', 'presets = ["normal", "normal"]')], "",
+     "(block f) [presets] #2", "'normal' is listed twice (also #1)"),
+    ("modules empty", [('modules = ["x/code.py"]', "modules = []")], "",
+     "[modules]", "expected an array of paths, got an empty array"),
+    ("a module twice", [('modules = ["x/code.py"]', 'modules = ["x/code.py", "x/code.py"]')], "",
+     "[modules] #2", "'x/code.py' is listed twice (also #1)"),
+    ("two presets named alike", [], "\n" + PRESETS,
+     "(preset normal)", "duplicate name 'normal' (also preset #1)"),
+    ("a stage id twice", [], '\n[[stages]]\nid = "s"\nzh = "阶段"\nen = "Stage"\n'
+     f"lines = [{STAGE_LINE}]\n", "(stage s)", "duplicate id 's' (also stage #1)"),
+    ("stage lines empty", [(f"lines = [{STAGE_LINE}]", "lines = []")], "",
+     "(stage s) [lines]", "got an empty array"),
+    ("an agent name twice", [], '\n[agent]\nmodel = ["f", "f"]\n',
+     "[agent.model] #2", "'f' is listed twice (also #1)"),
+    ("symbols empty", [('symbol = "f"', "symbols = []")], "",
+     "(block #1) [symbols]", 'expected an array of function names, or ["*"], got an empty array'),
+    ("symbols twice", [('symbol = "f"', 'symbols = ["f", "f"]')], "",
+     "(block #1) [symbols] #2", "'f' is listed twice (also #1)"),
+    ("symbols not names", [('symbol = "f"', 'symbols = ["f", 2]')], "",
+     "(block #1) [symbols] #2", 'expected a Python function name, or "*" alone, got an integer 2'),
+    ("symbols is text", [('symbol = "f"', 'symbols = "f"')], "",
+     "(block #1) [symbols]", "got text 'f'"),
+    ("symbol and symbols", [('symbol = "f"', 'symbol = "f"\nsymbols = ["f"]')], "",
+     "(block f)", "expected exactly one of symbol, symbols, got symbol, symbols"),
+    ("neither symbol nor symbols", [('symbol = "f"\n', "")], "",
+     "(block #1)", "expected exactly one of symbol, symbols, got none"),
+    ("symbol is the whole file", [('symbol = "f"', 'symbol = "*"')], "",
+     "(block *) [symbol]", """'*' is not a Python function name (the whole file is symbols = ["*"])"""),
+    ("id is a number", [('symbol = "f"', 'symbol = "f"\nid = 3')], "",
+     "(block f) [id]", "expected a block id, got an integer 3"),
+    ("standins is text", [('modules = ["x/code.py"]', 'modules = ["x/code.py"]\nstandins = "x"')], "",
+     "[standins]", "expected a table (modules = [...], model = \"reply\", ...), got text"),
+    ("standins modules is text", [], '\n[standins]\nmodules = "dotenv"\n',
+     "[standins.modules]", "expected an array of module names, got text 'dotenv'"),
+    ("standins modules empty", [], '\n[standins]\nmodules = []\n',
+     "[standins.modules]", "expected an array of module names, got an empty array"),
+    ("standins module twice", [], '\n[standins]\nmodules = ["dotenv", "dotenv"]\n',
+     "[standins.modules] #2", "'dotenv' is listed twice (also #1)"),
+    ("standins model is a number", [], '\n[standins]\nmodel = 1\n',
+     "[standins.model]", "expected a Python function name, got an integer 1"),
+    ("standins shell is no name", [], '\n[standins]\nshell = "run it"\n',
+     "[standins.shell]", "'run it' is not a Python function name"),
+    ("standins env value is a number", [], '\n[standins]\nenv = { MODEL_ID = 4 }\n',
+     "[standins.env.MODEL_ID]", "expected text, got an integer 4"),
+    ("standins files is an array", [], '\n[standins]\nfiles = ["a.txt"]\n',
+     "[standins.files]", 'expected a table of texts (NAME = "text"), got an array'),
+    ("standins input is text", [], '\n[standins]\ninput = "y"\n',
+     "[standins.input]", "expected an array of texts, got text 'y'"),
+    ("standins input entry is a boolean", [], '\n[standins]\ninput = ["y", true]\n',
+     "[standins.input] #2", "expected text, got a boolean True"),
+    # unknown keys, at every level
+    ("unknown top-level key", [('modules = ["x/code.py"]', 'modules = ["x/code.py"]\ncolour = "red"')], "",
+     "", "unknown key 'colour' (known: title, summary, setup, modules, presets, blocks, stages, agent, "
+         "standins)"),
+    ("unknown language", [('title = {zh = "测", en = "T"}', 'title = {zh = "测", en = "T", fr = "T"}')],
+     "", "[title]", "unknown key 'fr' (known: zh, en)"),
+    ("unknown preset key", [('en = "Normal"', 'en = "Normal"\ndefault = true')], "",
+     "(preset normal)", "unknown key 'default' (known: name, zh, en)"),
+    ("unknown block key", [('entry = "f()"', 'entry = "f()"\nline = 3')], "",
+     "(block f)", "unknown key 'line' (known: symbol, symbols, id, source, presets, entry)"),
+    ("unknown stage key", [('id = "s"', 'id = "s"\ncolour = "red"')], "",
+     "(stage s)", "unknown key 'colour' (known: id, zh, en, lines)"),
+    ("unknown stage line key", [("to = 2 }", "to = 2, upto = 3 }")], "",
+     "(stage s) [lines] #1", "unknown key 'upto' (known: block, from, to)"),
+    ("unknown standins key", [], '\n[standins]\ncolour = "red"\n',
+     "[standins]", "unknown key 'colour' (known: modules, model, shell, env, files, input)"),
+    ("unknown agent key", [], '\n[agent]\nmodel = ["f"]\nprompt = ["f"]\n',
+     "[agent]", "unknown key 'prompt' (known: model, tools)"),
+    # missing required keys
+    ("no setup", [('setup = "x/setup.py"', "")], "",
+     "", "missing key 'setup' (a path relative to the lessons directory)"),
+    ("no title.en", [('title = {zh = "测", en = "T"}', 'title = {zh = "测"}')], "",
+     "[title]", "missing key 'en' (text)"),
+    ("no blocks", [('[[blocks]]\nsymbol = "f"\nsource = "x/code.py"\npresets = ["normal"]\n'
+                    'entry = "f()"\n', "")], "", "", "missing key 'blocks' ([[blocks]] tables)"),
+    ("no preset label", [('en = "Normal"', "")], "",
+     "(preset normal)", "missing key 'en' (text)"),
+    ("no stage caption", [('zh = "阶段"', "")], "",
+     "(stage s)", "missing key 'zh' (text)"),
+    ("no stage line end", [(", to = 2", "")], "",
+     "(stage s) [lines] #1", "missing key 'to' (a line number (1 or more))"),
 ]
 
 
-@pytest.mark.parametrize("changes,where,reason", BAD, ids=[r for _, _, r in BAD])
-def test_invalid_lessons_name_file_and_reason(tmp_path, changes, where, reason):
-    roots = make(tmp_path, **changes)
+@pytest.mark.parametrize("toml,add,where,reason", [case[1:] for case in SCHEMA_ERRORS],
+                         ids=[case[0] for case in SCHEMA_ERRORS])
+def test_malformed_lesson_files_name_the_file_the_place_and_the_reason(tmp_path, toml, add, where,
+                                                                       reason):
+    expect_error(tmp_path, where, reason, toml=toml, add=add)
+
+
+# (name, toml replacements or appended text, code.py change, where, reason): what the
+# schema cannot know, checked against the lesson's other files.
+LESSON_ERRORS = [
+    ("setup not found", [('setup = "x/setup.py"', 'setup = "x/nothere.py"')], "", None,
+     "[setup]", "file 'x/nothere.py' not found"),
+    ("setup absolute", [('setup = "x/setup.py"', 'setup = "/etc/passwd"')], "", None,
+     "[setup]", "must be relative"),
+    ("module outside", [('modules = ["x/code.py"]', 'modules = ["x/../x/code.py"]')], "", None,
+     "[modules]", "without '..'"),
+    ("unknown preset", [('presets = ["normal"]', 'presets = ["normal", "odd"]')], "", None,
+     "(block f) [presets]", "names unknown preset 'odd' (the lesson's: normal)"),
+    ("source not a module", [('source = "x/code.py"', 'source = "x/setup.py"')], "", None,
+     "(block f) [source]", "'x/setup.py' is not one of the modules"),
+    ("unknown block", [('block = "f"', 'block = "g"')], "", None,
+     "(stage s) [lines]", "names unknown block 'g'"),
+    ("outside the block", [("to = 2", "to = 3")], "", None,
+     "(stage s) [lines]", "lines 1..3 are outside block f (lines 1..2)"),
+    ("from after to", [("from = 1, to = 2", "from = 2, to = 1")], "", None,
+     "(stage s) [lines]", "from 2 is after to 1 (block f)"),
+    ("custom is reserved", [('name = "normal"', 'name = "custom"'), ('["normal"]', '["custom"]')],
+     "", None, "(preset custom)", "the preset name 'custom' is reserved"),
+    ("agent name undefined", [], '\n[agent]\nmodel = ["g"]\n', None,
+     "[agent]", "model: 'g' is not defined at the top level of the setup or the modules"),
+    ("agent name not dotted", [], '\n[agent]\nmodel = ["f("]\n', None,
+     "[agent]", "model: 'f(' is not a dotted Python name"),
+    ("agent both", [], '\n[agent]\nmodel = ["f"]\ntools = ["f"]\n', None,
+     "[agent]", "'f' is both a model call and a tool"),
+    ("a block twice", [], '\n[[blocks]]\nsymbol = "f"\nsource = "x/code.py"\nentry = "f()"\n',
+     None, "(block f)", "two blocks have the id 'f' (give one of them another 'id')"),
+    ("a default id twice", [("[[stages]]", '[[blocks]]\nid = "f"\nsymbols = ["*"]\n'
+                                            'source = "x/code.py"\n[[stages]]')], "", None,
+     "(block f)", "two blocks have the id 'f'"),
+    ("an id of other characters", [('symbol = "f"', 'symbol = "f"\nid = "a/b"')], "", None,
+     "(block a/b) [id]", "id 'a/b' must be letters, digits, '_', '-' or '.'"),
+    ("no entry", [('entry = "f()"', "")], "", None,
+     "(block f)", "missing key 'entry' (text); only a symbols = [\"*\"] block may leave it out"),
+    ("no entry for several functions", [('symbol = "f"', 'symbols = ["f"]'), ('entry = "f()"', "")],
+     "", None, "(block f)", "missing key 'entry' (text)"),
+    ("agent names nothing", [], '\n[agent]\nmodel = []\n', None,
+     "[agent]", "names no model call and no tool"),
+]
+
+
+@pytest.mark.parametrize("toml,add,code,where,reason", [case[1:] for case in LESSON_ERRORS],
+                         ids=[case[0] for case in LESSON_ERRORS])
+def test_lessons_that_do_not_fit_their_files(tmp_path, toml, add, code, where, reason):
+    expect_error(tmp_path, where, reason, toml=toml, add=add, code=code)
+
+
+def test_errors_in_other_files_name_them_and_the_lesson_file(tmp_path):
+    toml = tmp_path / "x" / "lesson.toml"
+    message = broken(tmp_path, code=("def f():", "def g():"))
+    assert message.startswith(f"{tmp_path / 'x' / 'code.py'}: no top-level function 'f' "
+                              f"(block f of {toml})"), message
+    message = broken(tmp_path / "a", code=("return n", "return ("))
+    assert message.startswith(f"{tmp_path / 'a' / 'x' / 'code.py'}: syntax error on line 2"), message
+    assert f"(block f of {tmp_path / 'a' / 'x' / 'lesson.toml'})" in message
+    bad_setup = make(tmp_path / "b")
+    (tmp_path / "b" / "x" / "setup.py").write_bytes(b"n = '\xff'\n")
+    (tmp_path / "b" / "x" / "lesson.toml").write_text(GOOD["lesson.toml"] + AGENT, "utf-8")
+    with pytest.raises(LessonError) as caught:
+        load_lessons(bad_setup)
+    assert str(caught.value).startswith(f"{tmp_path / 'b' / 'x' / 'setup.py'}: is not UTF-8 text (byte 5) "
+                                        f"(read for {tmp_path / 'b' / 'x' / 'lesson.toml'} [agent])")
+
+
+@pytest.mark.parametrize("toml,code,reason", [
+    ([('symbol = "f"', 'symbols = ["f", "nope"]')], None,
+     "no top-level function 'nope' (block f of {toml})"),
+    ([('symbol = "f"', 'id = "both"\nsymbols = ["f", "g"]')],
+     ("    return n\n", "    return n\n\n\nclass g:\n    pass\n"),
+     "no top-level function 'g' (block both of {toml})"),
+    ([('symbol = "f"', 'symbols = ["*", "f"]')], None,
+     '"*" (the whole file) must be the only entry of symbols (block * of {toml})'),
+], ids=["a symbol not in the file", "a class is no function", "the whole file and more"])
+def test_symbols_naming_no_function_name_the_module_and_the_lesson_file(tmp_path, toml, code,
+                                                                        reason):
+    message = broken(tmp_path, toml=toml, code=code)
+    lesson = tmp_path / "x" / "lesson.toml"
+    assert message == f"{tmp_path / 'x' / 'code.py'}: {reason.format(toml=lesson)}", message
+
+
+def test_unreadable_lesson_files(tmp_path):
+    roots = make(tmp_path)
+    toml = tmp_path / "x" / "lesson.toml"
+    toml.write_bytes(b'title = "\xe6"\n')
+    with pytest.raises(LessonError, match=r"lesson\.toml: is not UTF-8 text \(byte 9\)"):
+        load_lessons(roots)
+    toml.write_text("title = {zh =", "utf-8")
     with pytest.raises(LessonError) as caught:
         load_lessons(roots)
-    assert where in caught.value.where or where in str(caught.value)
-    assert reason in str(caught.value)
+    assert str(caught.value).startswith(f"{toml}: invalid TOML: ")
+
+
+def test_a_block_without_presets_offers_all_of_them_in_order(tmp_path):
+    roots = make(tmp_path, **{"lesson.toml": [('presets = ["normal"]\n', "")]})
+    toml = tmp_path / "x" / "lesson.toml"
+    toml.write_text(toml.read_text("utf-8") + '\n[[presets]]\nname = "big"\nzh = "大"\nen = "Big"\n')
+    assert load_lesson("x", roots).block("f").presets == ("normal", "big")
+
+
+def test_an_agent_table_is_read(tmp_path):
+    roots = make(tmp_path)
+    toml = tmp_path / "x" / "lesson.toml"
+    toml.write_text(toml.read_text("utf-8") + '\n[agent]\nmodel = ["f"]\ntools = ["n"]\n', "utf-8")
+    agent = load_lesson("x", roots).agent
+    assert (agent.model, agent.tools) == (("f",), ("n",))
 
 
 SYMBOLS = {"lesson.toml": [

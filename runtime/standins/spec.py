@@ -8,7 +8,8 @@
     files = { "requirements.txt" = "pytest>=8.0\\n" }
     input = ["y", "n"]
 
-Every key is optional. Checked at start-up (``standins_from_toml``): the names of
+Every key is optional. Its types are checked by runtime/lesson_schema.py; then, at
+start-up (``standins_from_toml``), the modules must be known ones, the names of
 ``model`` and ``shell`` must be top-level functions of the setup file (read with
 ``ast``, nothing runs), ``files`` paths relative without ``..``. See
 docs/authoring.md, "A published agent file, whole".
@@ -20,7 +21,6 @@ from pathlib import PurePosixPath
 
 MODULES = ("anthropic", "openai", "dotenv", "subprocess")
 MODEL_MODULES = ("anthropic", "openai")
-KEYS = ("modules", "model", "shell", "env", "files", "input")
 
 
 @dataclass(frozen=True)
@@ -42,15 +42,6 @@ def _top_functions(text, path, error):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
 
 
-def _texts(raw, key, here, error):
-    """A table of text values, as sorted pairs."""
-    value = raw.get(key, {})
-    if not isinstance(value, dict) or not all(
-            isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
-        raise error(here, f"{key} must be a table of texts ({key} = {{ NAME = \"text\" }})")
-    return tuple(value.items())
-
-
 def _file_path(path, here, error):
     parts = PurePosixPath(path).parts
     if not path or path.startswith(("/", "\\")) or "\\" in path or ".." in parts \
@@ -60,7 +51,8 @@ def _file_path(path, here, error):
 
 
 def standins_from_toml(raw, where, setup_text, setup_path, error):
-    """The Standins of a ``[standins]`` table (None when absent).
+    """The Standins of a ``[standins]`` table (None when absent), already checked
+    against the schema (runtime/lesson_schema.py): here only what the types cannot say.
 
     ``where``: the lesson.toml's name for messages; ``setup_text``/``setup_path``: the
     setup file whose top-level functions ``model`` and ``shell`` must name;
@@ -69,14 +61,7 @@ def standins_from_toml(raw, where, setup_text, setup_path, error):
     if raw is None:
         return None
     here = f"{where} [standins]"
-    if not isinstance(raw, dict):
-        raise error(here, "must be a table (modules = [...], model = \"reply\", …)")
-    unknown = sorted(set(raw) - set(KEYS))
-    if unknown:
-        raise error(here, f"unknown key {unknown[0]!r} (known: {', '.join(KEYS)})")
     modules = raw.get("modules", [])
-    if not isinstance(modules, list) or not all(isinstance(m, str) for m in modules):
-        raise error(here, "modules must be a list of module names")
     for name in modules:
         if name not in MODULES:
             raise error(here, f"unknown module {name!r} (known: {', '.join(MODULES)})")
@@ -86,8 +71,6 @@ def standins_from_toml(raw, where, setup_text, setup_path, error):
         name = raw.get(key)
         if name is None:
             continue
-        if not isinstance(name, str) or not name.isidentifier():
-            raise error(here, f"{key} must be the name of a function of the setup")
         if defined is None:
             defined = _top_functions(setup_text, setup_path, error)
         if name not in defined:
@@ -101,13 +84,10 @@ def standins_from_toml(raw, where, setup_text, setup_path, error):
         raise error(here, "model needs the module 'anthropic' or 'openai'")
     if "shell" in names and "subprocess" not in modules:
         raise error(here, "shell needs the module 'subprocess'")
-    files = _texts(raw, "files", here, error)
+    files = tuple(raw.get("files", {}).items())
     for path, _ in files:
         _file_path(path, here, error)
     answers = raw.get("input")
-    if answers is not None and (not isinstance(answers, list)
-                                or not all(isinstance(a, str) for a in answers)):
-        raise error(here, "input must be a list of texts")
     return Standins(tuple(dict.fromkeys(modules)), names.get("model"), names.get("shell"),
-                    _texts(raw, "env", here, error), files,
+                    tuple(raw.get("env", {}).items()), files,
                     None if answers is None else tuple(answers))

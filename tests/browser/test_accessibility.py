@@ -130,3 +130,37 @@ def test_what_if_panels(page, server_url, site_kind, lang, scheme):
     b.locator('button[data-action="edit-setup"]').click()
     expect(b.locator('[data-role="setup-editor"] [data-role="setup-text"]')).to_be_visible()
     assert_no_violations(page, f"/lessons/s06 ({lang}, {scheme}), runs compared, setup editor open")
+
+
+SEVERAL = sorted(lesson_id for lesson_id, lesson in LESSONS.items() if len(lesson.blocks) > 1)
+
+
+@pytest.mark.parametrize("lang,scheme", [("zh", "light"), ("en", "dark")])
+@pytest.mark.parametrize("lesson_id", SEVERAL)
+def test_several_blocks_paused_with_their_panels_open(page, server_url, site_kind, lesson_id, lang,
+                                                      scheme):
+    """Every block of the page paused at once, each with the same panels open (a variable's
+    history, the breakpoint editor of line 1, the setup editor): each landmark and each
+    control keeps a name of its own among the blocks."""
+    open_page(page, server_url, site_kind, f"/lessons/{lesson_id}", lang, scheme)
+    blocks = [page.locator(f'[data-loopstep-block="{lesson_id}/{b.symbol}"]')
+              for b in LESSONS[lesson_id].blocks]
+    for b in blocks:
+        expect(b).to_have_attribute("data-state", "ready", timeout=BOOT_TIMEOUT)
+        run_to_end(b)
+        timeline = b.locator('input[type=range][data-role="timeline"]')
+        timeline.focus()
+        page.keyboard.press("End")
+        page.keyboard.press("ArrowLeft")
+        expect(b).to_have_attribute("data-state", "paused")
+        history = b.locator('[data-role="variables"] button[data-action="history"]').first
+        if history.count():
+            history.click()
+            expect(b.locator('[data-role="history"]')).to_be_visible()
+        b.locator('button[data-gutter="1"]').focus()
+        page.keyboard.press("Shift+Enter")
+        expect(b.locator('form[data-role="breakpoint-editor"]')).to_be_visible()
+        b.locator('button[data-action="edit-setup"]').click()
+        expect(b.locator('[data-role="setup-editor"] [data-role="setup-text"]')).to_be_visible()
+    assert_no_violations(page, f"/lessons/{lesson_id} ({lang}, {scheme}), every block paused, "
+                               "panels open")

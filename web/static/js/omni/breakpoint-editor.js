@@ -20,8 +20,9 @@ export function openEditor(omni, line) {
   if (!gutter) return;
   const spec = block.questions.spec(line) ?? {};
   const id = `${root.id || block.name}-bp-${line}`;
+  // named per block: every block may have its editor of line N open at once
   const form = el("form", { "data-role": "breakpoint-editor", class: "bp-editor",
-    "aria-label": m.format("bp_editor", { line }) });
+    "aria-label": `${m.format("bp_editor", { line })} · ${block.name}` });
   form.dataset.for = String(line);
   const problem = el("p", { class: "bp-problem", role: "alert" });
   form.append(

@@ -71,7 +71,8 @@ function buildPanel(omni, h) {
   panel.dataset.role = "history";
   panel.dataset.var = h.name;
   panel.historyData = h;
-  panel.setAttribute("aria-label", m.format("history_of", { name: h.name }));
+  // named per block: two blocks may show the history of a variable of one name
+  panel.setAttribute("aria-label", `${m.format("history_of", { name: h.name })} · ${omni.block.name}`);
   const head = el("div", { class: "history-head" });
   const close = el("button", { class: "history-close" }, "×");
   close.type = "button";
