@@ -54,9 +54,11 @@ def host_url(tmp_path, server, server_url, request):
 
 
 # In the embedded blocks' frames: `window.parent` (replaceable) stands for the real parent
-# and keeps each message's target origin, as the page passed it to postMessage.
+# and keeps each message's target origin, as the page passed it to postMessage. Every frame
+# of the host page is an embed. A same-origin frame (the export) keeps the Window of its
+# first about:blank document, where the script runs, so the frame is not told by its path.
 SPY_ON_TARGETS = """
-if (location.pathname.startsWith("/embed/") && window.parent !== window) {
+if (window.parent !== window) {
   const real = window.parent;
   const targets = (window.loopstepTargets = []);
   const spy = { postMessage(message, target) {
