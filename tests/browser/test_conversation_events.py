@@ -7,10 +7,10 @@ from playwright.sync_api import expect
 
 try:
     from . import axe_audit
-    from .page_helpers import BOOT_TIMEOUT, block, open_lesson, press, select_scenario, wait_ready
+    from .page_helpers import BOOT_TIMEOUT, block, choose_option, open_lesson, press, select_scenario, wait_ready
 except ImportError:
     import axe_audit
-    from page_helpers import BOOT_TIMEOUT, block, open_lesson, press, select_scenario, wait_ready
+    from page_helpers import BOOT_TIMEOUT, block, choose_option, open_lesson, press, select_scenario, wait_ready
 
 
 def timeline(b):
@@ -25,9 +25,9 @@ def mark_steps(b, kind, count):
 
 
 def add_event_bp(page, b, kind, value=""):
-    """Choose the kind, type the value with the keyboard, submit with Enter."""
+    """Choose the kind and type the value with the keyboard, submit with Enter."""
     form = b.locator('form[data-role="event-breakpoint"]')
-    form.locator('select[name="kind"]').select_option(kind)
+    choose_option(form.locator('select[name="kind"]'), kind)
     form.locator('input[name="value"]').click()
     page.keyboard.press("Control+A")
     page.keyboard.press("Backspace")
