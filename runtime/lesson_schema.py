@@ -234,7 +234,9 @@ BLOCK = Table({
     "id": optional(Text("a block id")),
     "source": PATH,
     "presets": optional(ListOf(NAME, "an array of preset names")),
-    "entry": optional(TEXT),     # required unless symbols = ["*"]: runtime/catalog.py
+    # required unless symbols = ["*"] (runtime/catalog.py); it may be empty when the
+    # module's own `__main__` part drives the run (a REPL on [standins] input)
+    "entry": optional(Text("the call entry's code", blank=True)),
 }, one_of=(("symbol", "symbols"),))
 STAGE_LINES = Table({"block": Text("a block id"), "from": LINE, "to": LINE},
                     "a table {block, from, to}")

@@ -158,7 +158,7 @@ SCHEMA_ERRORS = [
     ("block symbol is no name", [('symbol = "f"', 'symbol = "f g"')], "",
      "(block f g) [symbol]", "'f g' is not a Python function name"),
     ("entry is a table", [('entry = "f()"', "entry = {code = 'f()'}")], "",
-     "(block f) [entry]", "expected text, got a table"),
+     "(block f) [entry]", "expected the call entry's code, got a table"),
     ("stages is a table", [("[[stages]]", "[stages]")], "",
      "[stages]", "expected [[stages]] tables, got a table"),
     ("stage lines is text", [(f"lines = [{STAGE_LINE}]", 'lines = "1-2"')], "",
