@@ -140,10 +140,10 @@ SEVERAL = sorted(lesson_id for lesson_id, lesson in LESSONS.items() if len(lesso
 def test_several_blocks_paused_with_their_panels_open(page, server_url, site_kind, lesson_id, lang,
                                                       scheme):
     """Every block of the page paused at once, each with the same panels open (a variable's
-    history, the breakpoint editor of line 1, the setup editor): each landmark and each
+    history, the breakpoint editor of its first line, the setup editor): each landmark and each
     control keeps a name of its own among the blocks."""
     open_page(page, server_url, site_kind, f"/lessons/{lesson_id}", lang, scheme)
-    blocks = [page.locator(f'[data-loopstep-block="{lesson_id}/{b.symbol}"]')
+    blocks = [page.locator(f'[data-loopstep-block="{lesson_id}/{b.id}"]')
               for b in LESSONS[lesson_id].blocks]
     for b in blocks:
         expect(b).to_have_attribute("data-state", "ready", timeout=BOOT_TIMEOUT)
@@ -157,7 +157,8 @@ def test_several_blocks_paused_with_their_panels_open(page, server_url, site_kin
         if history.count():
             history.click()
             expect(b.locator('[data-role="history"]')).to_be_visible()
-        b.locator('button[data-gutter="1"]').focus()
+        b.locator("button[data-gutter]").first.focus()   # its first line (a file line in
+        # a block of several functions)
         page.keyboard.press("Shift+Enter")
         expect(b.locator('form[data-role="breakpoint-editor"]')).to_be_visible()
         b.locator('button[data-action="edit-setup"]').click()
