@@ -20,8 +20,8 @@ function originOf(text) {
  * (`location.ancestorOrigins`, Chromium and Safari), else the `origin=` parameter of the
  * embed URL (embed.js sets it to the host page's `location.origin`), else the origin of
  * the referrer (the page that loaded the frame; empty under a `no-referrer` policy);
- * null when none is known. The `origin=` parameter must be an origin alone
- * (`https://docs.example`), not a longer URL.
+ * null when none is known. The `origin=` parameter must be an origin alone (scheme,
+ * host and port), not a longer URL.
  */
 export function hostOrigin({ ancestorOrigins, search, referrer }) {
   const ancestor = originOf(ancestorOrigins?.[0]);
