@@ -20,6 +20,7 @@ and normalises only the new ones. See docs/design.md, "Agent calls".
 import inspect
 
 from . import agent_parts as parts
+from .agent_origins import Origins
 from .catalog import LessonError
 
 MAX_CALLS = 20_000      # model calls and tool calls recorded per run, each
@@ -88,6 +89,7 @@ class Capture:
         self.calls = []
         self.tool_calls = []
         self.early = None             # (namespace, rewatch) while the setup and modules run
+        self.origins = Origins(builder)   # where messages came from (agent_origins.py)
 
     # -- set-up ------------------------------------------------------------------
     def resolve(self, namespace):
@@ -141,6 +143,7 @@ class Capture:
             if self.early is not None:
                 self._resolve_early()
             if len(self.calls) < MAX_CALLS:
+                self.origins.check(len(self.builder.cols.event))
                 self.pending[frame] = self._model_call(frame)
         elif code in self.tools and len(self.tool_calls) < MAX_CALLS:
             self.pending[frame] = self._tool_call(frame, self.tools[code])
@@ -209,6 +212,7 @@ class Capture:
                   "messages": list(ids), "new": len(ids) - known, "stop_reason": None,
                   "response": None, "error": None}
         self.calls.append(record)
+        self.origins.sent(conversation.index, frame, messages, ids, known)
         return record
 
     def _open(self, frame, messages):
@@ -259,5 +263,7 @@ class Capture:
         """The ``agent`` part of the trace (dict form), or None when nothing was called."""
         if not self.calls and not self.tool_calls:
             return None
+        added, changed = self.origins.result(len(self.pool))
         return {"conversations": [{"depth": d, "parent": p} for d, p in self.conversations],
-                "messages": self.pool, "calls": self.calls, "tools": self.tool_calls}
+                "messages": self.pool, "calls": self.calls, "tools": self.tool_calls,
+                "added": added, "changed": changed}

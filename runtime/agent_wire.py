@@ -7,7 +7,8 @@ the pool indices of the new ones:
     "agent": {"conversations": [[DEPTH, PARENT], …],
               "messages": [MESSAGE, …],
               "calls": [[CONVERSATION, STEP, RET, SHARED, [NEW, …], STOP, RESPONSE, ERROR], …],
-              "tools": [[STEP, RET, NAME, ID, INPUT, RESULT, ERROR], …]}
+              "tools": [[STEP, RET, NAME, ID, INPUT, RESULT, ERROR], …],
+              "added": [STEP | None, …], "changed": [STEP | None, …]}   # as in the dict form
 
 ``unpack(pack(agent)) == agent`` for every ``agent`` the recorder makes.
 """
@@ -23,7 +24,8 @@ def pack(agent):
     tools = [[t["step"], t["ret"], t["name"], t["id"], t["input"], t["result"], int(t["error"])]
              for t in agent["tools"]]
     return {"conversations": [[c["depth"], c["parent"]] for c in agent["conversations"]],
-            "messages": agent["messages"], "calls": calls, "tools": tools}
+            "messages": agent["messages"], "calls": calls, "tools": tools,
+            "added": agent["added"], "changed": agent["changed"]}
 
 
 def unpack(packed):
@@ -38,4 +40,5 @@ def unpack(packed):
     tools = [{"step": s, "ret": r, "name": n, "id": i, "input": d, "result": res,
               "error": bool(e)} for s, r, n, i, d, res, e in packed["tools"]]
     return {"conversations": [{"depth": d, "parent": p} for d, p in packed["conversations"]],
-            "messages": packed["messages"], "calls": calls, "tools": tools}
+            "messages": packed["messages"], "calls": calls, "tools": tools,
+            "added": packed["added"], "changed": packed["changed"]}

@@ -126,6 +126,7 @@ class TraceBuilder:
         self.error = None
         self.on_stop = lambda: None
         self.questions = None  # questions.Questions: evaluated after each step when set
+        self.agent_watch = None  # agent_origins.Origins.check: before each step when set
 
     # -- helpers ---------------------------------------------------------------
     def _rel(self, line):
@@ -214,6 +215,8 @@ class TraceBuilder:
         n = len(cols.event)
         if n >= self.max_steps:
             self._stop(f"stopped after {self.max_steps} steps (step limit)")
+        if self.agent_watch is not None:
+            self.agent_watch(n)
         prev = state.prev
         changed = None
         grown = False

@@ -46,10 +46,15 @@ def _calls_by_line(trace):
     if agent is None:
         return None
     steps = trace["steps"]
+
+    def line(at):
+        return steps[at]["line"] if at is not None and at < len(steps) else at
+
     for record_ in agent["calls"] + agent["tools"]:
         for key in ("step", "ret"):
-            at = record_[key]
-            record_[key] = steps[at]["line"] if at is not None and at < len(steps) else at
+            record_[key] = line(record_[key])
+    for key in ("added", "changed"):
+        agent[key] = [line(at) for at in agent[key]]
     return agent
 
 

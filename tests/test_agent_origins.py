@@ -1,0 +1,54 @@
+"""Where conversation messages came from (the agent part's "added" and "changed",
+runtime/agent_origins.py): the statement that put each message into its list, and the
+first statement that changed a sent list after its call."""
+
+from pathlib import Path
+
+from runtime.recorder import record
+
+FIXTURES = Path(__file__).parent / "browser" / "fixture_lessons"
+
+
+def lines(trace, steps):
+    return [None if at is None else trace["steps"][at]["line"] for at in steps]
+
+
+def test_each_message_is_added_at_the_statement_that_appended_it():
+    trace = record("multitool", "agent_loop", "normal", roots=[FIXTURES])
+    agent = trace["agent"]
+    roles = [m[0] for m in agent["messages"]]
+    assert roles == ["user", "assistant", "user", "assistant"]
+    # line 2 builds the list, line 5 appends the answer, line 14 the tool results;
+    # the last answer never entered a list that a call was sent
+    assert lines(trace, agent["added"]) == [2, 5, 14, None]
+    # after each call, line 5 appends the answer to the list the call was sent
+    assert lines(trace, agent["changed"]) == [5, 5]
+    for call, changed in zip(agent["calls"], agent["changed"]):
+        assert changed > call["step"]
+
+
+def test_a_list_built_by_code_not_displayed_falls_back_to_the_nearest_displayed_step():
+    trace = record("s06", "run_subagent", "normal")
+    agent = trace["agent"]
+    steps = trace["steps"]
+    # run_loop (not displayed) builds the history; the displayed statement that ran it
+    first = agent["added"][0]
+    assert steps[first]["line"] == 15 and first <= agent["calls"][0]["step"]
+    # the tool results enter the history after `execute` returned: its return step
+    for index in (2, 4):
+        assert steps[agent["added"][index]]["event"] == "return"
+        assert steps[agent["added"][index]]["frame"] in {s["frame"] for s in steps
+                                                        if s["line"] == 14}
+    # each answer is appended by run_loop once the call returned: its return step
+    assert agent["changed"] == [agent["added"][1], agent["added"][3], agent["calls"][2]["ret"]]
+    assert [agent["added"][i] for i in (1, 3)] == [c["ret"] for c in agent["calls"][:2]]
+
+
+def test_a_list_held_by_a_displayed_frame_is_read_back_to_its_first_statement():
+    trace = record("agent_markup", "long_chat", "normal", roots=[FIXTURES])
+    agent = trace["agent"]
+    sent = agent["calls"][-1]["messages"]
+    added = lines(trace, [agent["added"][i] for i in sent])
+    # line 2 builds the list; each turn appends at lines 4 and 5 before the call
+    assert added == [2] + [4, 5] * 8
+    assert lines(trace, agent["changed"]) == [4] * 7 + [None]
