@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { fromPacked } from "../../web/static/js/model/trace.js";
 import { Calls } from "../../web/static/js/model/agent-calls.js";
+import { Origins } from "../../web/static/js/model/origins.js";
 import { answerIndex } from "../../web/static/js/model/answers.js";
 import { packZeroRuns, expandZeroRuns } from "../../web/static/js/boot/snapshot-delta.js";
 
@@ -46,6 +47,10 @@ test("agent-calls.js reads the packed agent calls as their dict form", () => {
   assert.deepEqual(calls.conversations, agent.conversations.map(({ depth, parent }) => ({ depth, parent })));
   assert.deepEqual(calls.tools, agent.tools.map((t) => ({ ...t, error: Boolean(t.error) })));
   assert.deepEqual(calls.pool, agent.messages);
+  const origins = new Origins(calls, packed);
+  assert.equal(agent.added.length, agent.messages.length);
+  assert.deepEqual(origins.added, agent.added);
+  assert.deepEqual(agent.calls.map((_, k) => origins.changedStep(k)), agent.changed);
 });
 
 test("answers.js folds the watch column as the recorder meant it", () => {

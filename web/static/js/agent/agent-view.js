@@ -6,6 +6,7 @@
 import { Calls, inputText } from "../model/agent-calls.js";
 import { el } from "../page/dom.js";
 import { BoundaryView } from "./boundary-view.js";
+import { OriginView } from "./origin-view.js";
 import { SEL } from "../selectors.js";
 
 const FOLD_AT = 12;   // longer histories show the first message and the last FOLD_KEEP
@@ -43,6 +44,7 @@ export class AgentView {
     this.unfolded = new Set(); // conversations the reader unfolded
     this.toolNames = this.pairTools();
     this.shown = null;
+    this.origins = new OriginView(this.calls, trace.agent, messages, go, () => this.shown);
     loadStyle();
     this.buildButtons();
     this.buildMarks(go);
@@ -160,7 +162,9 @@ export class AgentView {
     this.list.tabIndex = 0; // it scrolls: keyboard users reach it too
     this.tail = el("div", { class: "response-slot" });
     this.boundary = new BoundaryView(this.calls, this.messages);
-    this.panel.append(this.crumbs, this.boundary.node, this.head, this.unfold, this.list, this.tail);
+    this.origins.listen(this.list);
+    this.panel.append(this.crumbs, this.boundary.node, this.head, this.origins.note, this.unfold,
+      this.list, this.tail);
     this.pane.append(this.panel);
     this.root.querySelector(SEL.panes).append(this.pane);
   }
@@ -225,6 +229,7 @@ export class AgentView {
       this.current = current;
     }
     this.shown = view;
+    this.origins.update(view ? view.number - 1 : null);
     if (!view) {
       this.panel.hidden = true;
       return;
@@ -275,7 +280,7 @@ export class AgentView {
     const head = el("p", { class: "message-head" });
     const known = ["user", "assistant", "system"].includes(author);
     head.append(el("span", { class: "author" }, known ? m.get(`author_${author}`) : author),
-      el("span", { class: "new-badge" }, m.get("new_message")));
+      el("span", { class: "new-badge" }, m.get("new_message")), this.origins.messageButton());
     node.append(head, ...this.calls.messageParts(id).map((p) => this.partNode(p)));
     return node;
   }
@@ -297,7 +302,9 @@ export class AgentView {
       if (p.error) node.dataset.error = "true";
       const name = this.toolNames.get(p.id) ?? "?";
       const head = m.format(p.error ? "tool_error_head" : "tool_result_head", { name, id: p.id });
-      node.append(el("p", { class: "part-head" }, head), el("pre", { class: "part-result" }, p.text));
+      const top = el("p", { class: "part-head" }, head);
+      top.append(" ", this.origins.partButton());
+      node.append(top, el("pre", { class: "part-result" }, p.text));
     }
     return node;
   }

@@ -1,0 +1,71 @@
+// The origin buttons of the conversation panel (model/origins.js): a message's button
+// moves the cursor to the step that added it, a tool_result part's to its tool
+// execution; a note shows when the list the shown call was sent changed afterwards.
+
+import { Origins } from "../model/origins.js";
+import { el } from "../page/dom.js";
+
+export class OriginView {
+  /** `go(step)` moves the cursor; `shown()` is the call view on display (or null). */
+  constructor(calls, agent, messages, go, shown) {
+    this.origins = new Origins(calls, agent);
+    this.messages = messages;
+    this.go = go;
+    this.shown = shown;
+    this.note = el("button", { class: "changed-after-send" });
+    this.note.type = "button";
+    this.note.dataset.role = "changed-after-send";
+    this.note.hidden = true;
+    this.note.addEventListener("click", () => this.go(Number(this.note.dataset.step)));
+  }
+
+  /** The origin button of a message (its head holds it). */
+  messageButton() {
+    return this.button("message-origin", "message_origin", "message_origin_label");
+  }
+
+  /** The origin button of a tool_result part. */
+  partButton() {
+    return this.button("part-origin", "part_origin", "part_origin_label");
+  }
+
+  button(action, text, label) {
+    const button = el("button", { class: "origin-button" }, this.messages.get(text));
+    button.type = "button";
+    button.dataset.action = action;
+    button.setAttribute("aria-label", this.messages.get(label));
+    return button;
+  }
+
+  /** Listen on the message list: a click on an origin button moves the cursor. */
+  listen(list) {
+    list.addEventListener("click", (event) => {
+      const button = event.target.closest("button.origin-button");
+      const node = button?.closest("[data-message]");
+      const view = this.shown();
+      if (!node || !view) return;
+      const message = view.messages[Number(node.dataset.message)];
+      if (!message) return;
+      let step;
+      if (button.dataset.action === "message-origin") {
+        step = this.origins.messageStep(message.id);
+      } else {
+        const part = button.closest("[data-part]");
+        step = this.origins.partStep(message.id, [...node.querySelectorAll("[data-part]")].indexOf(part));
+      }
+      if (step !== null) this.go(step);
+    });
+  }
+
+  /** Show the note of call `k` (or hide it: no call, or its list never changed). */
+  update(k) {
+    const step = k === null || k < 0 ? null : this.origins.changedStep(k);
+    this.note.hidden = step === null;
+    if (step === null) {
+      delete this.note.dataset.step;
+      return;
+    }
+    this.note.dataset.step = String(step);
+    this.note.textContent = this.messages.format("changed_after_send", { step: step + 1 });
+  }
+}
