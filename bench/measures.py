@@ -146,6 +146,16 @@ def step_caps(rounds: int) -> dict:
                       for k in ("spin", "one_line")}}
 
 
+def origin_moves(moves: int) -> dict:
+    """bench/origins.mjs: message origins and the boundary per cursor move, 201 messages."""
+    node = shutil.which("node")
+    if not node:
+        return {"reason": "node not found"}
+    done = subprocess.run([node, str(HERE / "origins.mjs"), str(moves)],
+                          capture_output=True, text=True, timeout=600, check=True)
+    return json.loads(done.stdout)
+
+
 def replay_jumps(rounds: int) -> dict:
     """bench/replay_jump.mjs: jumps into a million-step trace vs rebuilding from step 0."""
     node = shutil.which("node")

@@ -121,6 +121,7 @@ def rows(results: dict) -> list[tuple[str, str, str, str]]:
                     "≤ 50 ms median; ≤ 16 ms p95", "not measured"))
     out += _align_rows(results.get("align"))
     out += _caps_rows(results.get("caps")) + _replay_rows(results.get("replay"))
+    out += _origin_rows(results.get("origins"))
     out += questions_bench.rows(results.get("questions"))
     out += agent_calls.rows(results.get("agent"))
     return out
@@ -147,6 +148,17 @@ def _replay_rows(replay: dict | None) -> list[tuple[str, str, str, str]]:
     return [(f"locals at a random step of a {replay['steps']:,}-step trace: replay.js vs "
              "rebuilt from step 0", f"{j['median']:.3f} ms vs {f['median']:.3f} ms = "
              f"**{j['median'] / f['median']:.3f}×**", "≤ 5 ms", _met(j["median"] <= 5))]
+
+
+def _origin_rows(origins: dict | None) -> list[tuple[str, str, str, str]]:
+    if not origins or "move_ms" not in origins:
+        return [("message origins per cursor move", origins.get("reason", "–"), "≤ 16 ms p95",
+                 "not measured")] if origins else []
+    m = origins["move_ms"]
+    return [(f"message origins, tool runs, changed-after-send and the boundary per cursor move, "
+             f"{origins['most_messages']} messages (n={origins['moves']})",
+             f"median {m['median']:.3f} ms, p95 {m['p95']:.3f} ms", "≤ 16 ms p95",
+             _met(m["p95"] <= 16))]
 
 
 def _scaled(s: dict, factor: float) -> dict:
@@ -237,6 +249,10 @@ Node {m['node']}; Pyodide {m['pyodide']}.
 - **replay**: `bench/replay_jump.mjs` in Node: `replay(trace).locals(i)` at 200 spread
   steps of a synthetic 1,000,000-step trace, against applying every step's bindings
   from step 0.
+- **origins**: `bench/origins.mjs` in Node: a subagent conversation of 102 model calls that
+  ends with 201 messages sent; at random cursor steps, the shown call's view, every
+  message's origin step and every tool_result's tool run (`web/static/js/model/origins.js`),
+  the changed-after-send step and `boundary()` (`web/static/js/model/boundary.js`).
 
 {questions_bench.DESCRIPTION}
 Raw numbers: `bench/results.json`.

@@ -21,6 +21,8 @@ alternating A/B, medians with min/max:
      by milestone, and per thread from a Chromium trace (bench/breakdown.py).
  10. agent: recording with model/tool call capture vs without, packed growth on s06, the
      conversation panel's cursor moves (bench/agent_calls.py).
+ 11. origins: message origins and the subagent boundary per cursor move on a 201-message
+     conversation (bench/origins.mjs, in Node).
 Writes bench/results.json and docs/performance.md; with --only, the sections not measured
 are kept from the previous bench/results.json (and named as such in the document).
 """
@@ -55,7 +57,7 @@ LOAD_PATHS = ["/lessons/s06", "/api/lessons/s06/blocks/run_subagent/presets/norm
               PYODIDE_URL + "pyodide.asm.wasm"]
 FULL_STEPS = 1_100_000
 SECTIONS = ("boot", "breakdown", "trace", "cpython", "load", "ui", "align", "caps", "replay",
-            "questions", "agent")
+            "questions", "agent", "origins")
 
 
 def free_port() -> int:
@@ -196,6 +198,9 @@ def main(argv: list[str] | None = None) -> int:
         if "replay" in only:
             print("replay jumps in a million steps ...", flush=True)
             results["replay"] = measures.replay_jumps(3 if args.quick else 9)
+        if "origins" in only:
+            print("message origins per cursor move ...", flush=True)
+            results["origins"] = measures.origin_moves(500 if args.quick else 2000)
     finally:
         server.terminate()
         server.wait(timeout=30)
