@@ -60,7 +60,7 @@ def test_s06_third_call_origins_of_the_42_result_and_the_answer_before_it(page, 
     result = conversation(b).locator('[data-message] [data-part][data-kind="tool_result"]').nth(1)
     expect(result.locator("pre")).to_have_text("42")
     origin = result.locator('button[data-action="part-origin"]')
-    expect(origin).to_have_attribute("aria-label", "跳到产生这个结果的工具执行")
+    expect(origin).to_have_attribute("aria-label", "工具执行：跳到产生这个结果的那次工具执行")
     activate(page, origin)
     expect(timeline(b)).to_have_value(str(tools[1]))
     expect(marks(b, "tool").nth(1)).to_have_attribute("data-step", str(tools[1]))
