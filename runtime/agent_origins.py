@@ -59,7 +59,7 @@ class Origins:
         added_at = watched.added_at
         if length < len(added_at):
             del added_at[length:]
-        if length and len(added_at) == length:   # the same length: the last item replaced
+        elif length and len(added_at) == length:   # the same length: the last item replaced
             added_at[-1] = step
         while len(added_at) < length:
             added_at.append(step)

@@ -52,3 +52,35 @@ def test_a_list_held_by_a_displayed_frame_is_read_back_to_its_first_statement():
     # line 2 builds the list; each turn appends at lines 4 and 5 before the call
     assert added == [2] + [4, 5] * 8
     assert lines(trace, agent["changed"]) == [4] * 7 + [None]
+
+
+def test_watching_a_list_changed_in_place():
+    """A replaced last item, a pop and an append: each change is seen at its statement."""
+    from runtime.agent_origins import Origins
+
+    class Builder:
+        class cols:
+            event = bytearray(b"\x01" * 10)
+        frames = {}
+        agent_watch = None
+
+    builder = Builder()
+    origins = Origins(builder)
+    messages = ["a", "b"]
+    origins.sent(0, _Frame(), messages, [0, 1], 0)
+    assert builder.agent_watch == origins.check
+    messages[-1] = "c"
+    origins.check(12)
+    messages.pop()
+    origins.check(15)
+    messages.append("d")
+    origins.check(17)
+    assert origins.watched[0].added_at == [9, 16]
+    assert origins.changed == [11]
+    origins.sent(0, _Frame(), messages, [0, 2], 1)
+    assert origins.added == {0: 9, 1: 9, 2: 16}
+    assert origins.result(3) == ([9, 9, 16], [11, None])
+
+
+class _Frame:
+    f_back = None
