@@ -4,6 +4,7 @@
 
 import { Origins } from "../model/origins.js";
 import { el } from "../page/dom.js";
+import { SEL } from "../selectors.js";
 
 export class OriginView {
   /** `go(step)` moves the cursor; `shown()` is the call view on display (or null). */
@@ -40,8 +41,8 @@ export class OriginView {
   /** Listen on the message list: a click on an origin button moves the cursor. */
   listen(list) {
     list.addEventListener("click", (event) => {
-      const button = event.target.closest("button.origin-button");
-      const node = button?.closest("[data-message]");
+      const button = event.target.closest(SEL.originButton);
+      const node = button?.closest(SEL.message);
       const view = this.shown();
       if (!node || !view) return;
       const message = view.messages[Number(node.dataset.message)];
@@ -50,8 +51,8 @@ export class OriginView {
       if (button.dataset.action === "message-origin") {
         step = this.origins.messageStep(message.id);
       } else {
-        const part = button.closest("[data-part]");
-        step = this.origins.partStep(message.id, [...node.querySelectorAll("[data-part]")].indexOf(part));
+        const part = button.closest(SEL.part);
+        step = this.origins.partStep(message.id, [...node.querySelectorAll(SEL.part)].indexOf(part));
       }
       if (step !== null) this.go(step);
     });
