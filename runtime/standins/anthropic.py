@@ -80,7 +80,8 @@ class Messages:
     def create(self, *, messages=None, **request):
         """The model call: the recorder records it as one (runtime/agent.py)."""
         context = self._context
-        forked = context.fork.answer(sys._getframe()) if context.fork else None
+        fork = getattr(context, "fork", None)
+        forked = fork.answer(sys._getframe()) if fork is not None else None
         if forked is not None:   # a fork answers this call (runtime/forks.py)
             return message(forked[0], request, context)
         reply = reply_function(context.namespace, context.model)
