@@ -6,6 +6,7 @@
 import { Calls, inputText } from "../model/agent-calls.js";
 import { el } from "../page/dom.js";
 import { BoundaryView } from "./boundary-view.js";
+import { forkButton, toolNumbers, wireForks } from "./fork-button.js";
 import { SEL } from "../selectors.js";
 
 const FOLD_AT = 12;   // longer histories show the first message and the last FOLD_KEEP
@@ -42,6 +43,7 @@ export class AgentView {
     this.nodes = new Map(); // pool message id → its element
     this.unfolded = new Set(); // conversations the reader unfolded
     this.toolNames = this.pairTools();
+    this.toolNumbers = toolNumbers(this.calls.tools, this.calls.pool);
     this.shown = null;
     loadStyle();
     this.buildButtons();
@@ -162,6 +164,7 @@ export class AgentView {
     this.boundary = new BoundaryView(this.calls, this.messages);
     this.panel.append(this.crumbs, this.boundary.node, this.head, this.unfold, this.list, this.tail);
     this.pane.append(this.panel);
+    if (this.block) wireForks(this.pane, this.block);
     this.root.querySelector(SEL.panes).append(this.pane);
   }
 
@@ -298,6 +301,8 @@ export class AgentView {
       const name = this.toolNames.get(p.id) ?? "?";
       const head = m.format(p.error ? "tool_error_head" : "tool_result_head", { name, id: p.id });
       node.append(el("p", { class: "part-head" }, head), el("pre", { class: "part-result" }, p.text));
+      const k = this.toolNumbers.get(p.id);
+      if (k && this.block) node.append(forkButton(`tool:${k}`, m));
     }
     return node;
   }
@@ -315,6 +320,7 @@ export class AgentView {
     node.dataset.stopReason = view.response.stop ?? "";
     node.append(el("p", { class: "message-head" }, m.format("response_head", { reason: view.response.stop ?? "?" })),
       ...this.calls.messageParts(view.response.id).map((p) => this.partNode(p)));
+    if (this.block) node.append(forkButton(`model:${view.number}`, m));
     return node;
   }
 }
