@@ -46,6 +46,9 @@ test("URL state round trip", () => {
   const custom = format({ block: "x", scenario: "custom", breakpoints: [], step: null, custom: "a-b_c" });
   assert.equal(custom, "#b=x&s=custom&custom=a-b_c");
   assert.equal(parse(custom).custom, "a-b_c");
+  const fork = format({ block: "x", breakpoints: [], step: null, fork: "model:2~a-b_c" });
+  assert.equal(fork, "#b=x&fork=model%3A2~a-b_c");
+  assert.equal(parse(fork).fork, "model:2~a-b_c");
   assert.deepEqual(parse("?b=x&bp=a,3,-1&step=zz"), { block: "x", scenario: null, breakpoints: [3], events: [], step: null, custom: null, fork: null });
 });
 
