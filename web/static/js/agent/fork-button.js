@@ -13,7 +13,7 @@ export function forkButton(call, messages) {
   button.type = "button";
   button.dataset.action = "fork";
   button.dataset.call = call;
-  const label = messages.format(kind === "model" ? "fork_call_model" : "fork_call_tool", { k });
+  const label = `${messages.get("fork")} · ${messages.format(kind === "model" ? "fork_call_model" : "fork_call_tool", { k })}`;
   button.title = label;
   button.setAttribute("aria-label", label);
   return button;
