@@ -25,6 +25,7 @@ import types
 import warnings
 
 from .agent import _code, _lookup
+from .steps import FORK_FILE
 
 KINDS = {"model": "calls", "tool": "tool_calls"}
 _HOOK = "__loopstep_fork_hook__"
@@ -133,6 +134,7 @@ class Fork:
             args, kwargs = _arguments(frame.f_code, frame.f_locals)
             return twin(*args, **kwargs)
 
+        hook.__code__ = hook.__code__.replace(co_filename=FORK_FILE)   # left out of stacks
         return _dispatcher_code(code, hook)
 
 
@@ -161,7 +163,7 @@ def _dispatcher_code(code, hook):
     scope = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SyntaxWarning)   # "'str' object is not callable"
-        exec(compile(source, "<loopstep fork>", "exec", dont_inherit=True), scope)
+        exec(compile(source, FORK_FILE, "exec", dont_inherit=True), scope)
     made = scope["answer"].__code__
     consts = tuple(hook if item == _HOOK else item for item in made.co_consts)
     return made.replace(co_consts=consts, co_name=code.co_name, co_qualname=code.co_qualname)

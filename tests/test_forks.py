@@ -108,6 +108,18 @@ def test_a_stand_in_client_builds_its_sdk_object_from_the_value():
     assert forked["status"] == "finished"
 
 
+def test_the_dispatcher_is_not_in_the_stacks_of_the_steps_it_leads_to():
+    # the task tool (a handler table's lambda) runs the displayed run_subagent: forking a
+    # later tool call sends the task call through the dispatcher too
+    original = record("agent-whole", "loop", "delegates")
+    forked = record("agent-whole", "loop", "delegates", fork={"call": "tool:3", "value": "x"})
+    assert forked["fork"]["applied"]
+    assert forked["stacks"] == original["stacks"]
+    at = forked["agent"]["tools"][2]["ret"]
+    assert forked["steps"][:at] == original["steps"][:at]
+    assert forked["steps"] != original["steps"]
+
+
 def test_a_tool_of_a_handler_table_forks():
     forked = record("agent-whole", "agent_loop", "reads",
                     fork={"call": "tool:1", "value": "pytest==1.0"})
