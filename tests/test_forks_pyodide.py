@@ -26,6 +26,8 @@ RUNS = {
                  "fork": {"call": "model:1", "value": {"content": [{"type": "text", "text": "不用读了"}]}}},
     "handler": {"lesson": "agent-whole", "block": "agent_loop", "scenario": "reads",
                 "fork": {"call": "tool:1", "value": "pytest==1.0"}},
+    "through-dispatcher": {"lesson": "agent-whole", "block": "loop", "scenario": "turn_limit",
+                           "fork": {"call": "tool:3", "value": "x"}},
 }
 
 
@@ -48,5 +50,5 @@ def test_a_fork_in_pyodide_answers_as_in_cpython(traces, name):
                   fork=run["fork"])
     assert there["backend"] == "monitoring"
     assert there["fork"] == here["fork"] == {"call": run["fork"]["call"], "applied": True}
-    for key in ("agent", "stdout", "result", "status"):
+    for key in ("agent", "stdout", "result", "status", "stacks"):
         assert there[key] == here[key], key
