@@ -130,8 +130,8 @@ def _run(codes, builder, backend, program_files, namespace, capture=None, fork=N
                 fork.uninstall()
     except StopRecording:
         pass
-    except (KeyboardInterrupt, LessonError):   # LessonError: a declared callable is missing
-        raise
+    except (KeyboardInterrupt, LessonError, ForkError):   # LessonError: a declared callable
+        raise                                             # is missing; ForkError: see forks.py
     except SystemExit as exc:   # sys.exit(): the program ends as in CPython, no traceback
         if not builder.stopped:
             code = exc.code

@@ -92,6 +92,21 @@ def test_a_fork_the_code_cannot_use_is_refused_before_running(fork, reason):
         run(fork)
 
 
+def test_a_closure_cannot_be_forked_and_says_so():
+    setup = counted_setup() + (
+        "_ask = ask\n"
+        "def _make():\n"
+        "    seen = []\n"
+        "    def ask(history, restricted):\n"
+        "        seen.append(1)\n"
+        "        return _ask(history, restricted)\n"
+        "    return ask\n"
+        "ask = _make()\n")
+    assert record("s06", "run_subagent", CUSTOM, setup=setup)["stdout"].count("ran ask") == 3
+    with pytest.raises(ForkError, match="ask is a closure"):
+        record("s06", "run_subagent", CUSTOM, setup=setup, fork={"call": "model:1", "value": CHANGED})
+
+
 def test_a_block_that_makes_no_call_reports_the_fork_not_applied():
     forked = record("s06", "child_tools", "normal", fork={"call": "model:1", "value": CHANGED})
     assert forked["fork"] == {"call": "model:1", "applied": False} and "agent" not in forked

@@ -171,6 +171,10 @@ export class WhatIf {
   async compare(name) {
     const view = this.root.querySelector(SEL.comparison);
     const chosen = ++this.compareChoice;
+    if (this.block.urlFork) {   // the run chosen replaces the fork's in the view and the URL
+      this.block.urlFork = null;
+      this.block.onChange?.(this.block);
+    }
     if (!name) {
       view.hidden = true;
       view.replaceChildren();
