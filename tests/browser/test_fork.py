@@ -161,3 +161,20 @@ def test_a_tool_result_forked(page, server_url, site_kind):
                                                                       timeout=BOOT_TIMEOUT)
     expect(comparison.locator(".comparison-same")).to_be_visible()
     expect(b.locator('[data-role="fork-error"]')).to_be_hidden()
+
+
+def test_a_tool_value_the_code_cannot_use_shows_the_runs_error(page, server_url, site_kind):
+    # s06's tool stub returns {"result": …, "warnings": […]}; the panel shows its result's
+    # text, and a fork answering that text alone fails in the lesson's code
+    open_lesson(page, server_url, site_kind)
+    b = block(page, "run_subagent")
+    wait_ready(b)
+    run_to_end(b)
+    result = '[data-part][data-kind="tool_result"]'
+    editor, text_box = open_fork(b, "tool:1", result)
+    assert json.loads(editor_text(b)) == "print(6 * 7)"
+    press(editor, "run-fork")
+    error = b.locator('[data-role="fork-error"]')
+    expect(error).to_contain_text("TypeError: string indices must be integers", timeout=BOOT_TIMEOUT)
+    expect(b.locator('[data-role="comparison"] .comparison-title')).to_contain_text("分叉 tool:1")
+    expect(text_box).to_have_text('"print(6 * 7)"')
