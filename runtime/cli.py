@@ -103,7 +103,23 @@ def _parser():
                        help="lessons root (repeatable; default: the bundled roots)")
     trace.add_argument("--setup", type=Path, metavar="FILE",
                        help="run with this setup text instead of a preset's (scenario custom)")
+    trace.add_argument("--fork", metavar="CALL=FILE.json",
+                       help="CALL (model:K or tool:K, the K-th model or tool call) answers "
+                            "the JSON in FILE instead of running (runtime/forks.py)")
     return parser
+
+
+def _fork(text):
+    """``{"call", "value"}`` of ``--fork model:K=FILE.json``."""
+    call, sep, path = text.partition("=")
+    if not sep or not path:
+        raise ValueError(f"--fork {text!r}: expected model:K=FILE.json or tool:K=FILE.json")
+    raw = Path(path).read_text(encoding="utf-8")
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"--fork {path}: not JSON ({error})") from None
+    return {"call": call, "value": value}
 
 
 def main(argv=None):
@@ -116,8 +132,9 @@ def main(argv=None):
         if args.setup is not None:
             setup = args.setup.read_text(encoding="utf-8")
             args.scenario = CUSTOM
+        fork = None if args.fork is None else _fork(args.fork)
         trace = record(lesson_id, block, args.scenario, roots=args.lessons,
-                       max_steps=args.max_steps, setup=setup)
+                       max_steps=args.max_steps, setup=setup, fork=fork)
     except (LessonError, KeyError, ValueError, OSError) as error:
         print(f"loopstep trace: {error}", file=sys.stderr)
         return 2
@@ -141,6 +158,9 @@ def main(argv=None):
     if trace.get("setup_error"):
         error = trace["setup_error"]
         print(f"setup error: {error['type']}: {error['message']} (setup line {error['line']})")
+    if trace.get("fork"):
+        fork = trace["fork"]
+        print(f"fork: {fork['call']} " + ("answered" if fork["applied"] else "not reached"))
     if trace["result"] is not None:
         print(f"result: {render(trace['result'])}")
     print("stdout:")

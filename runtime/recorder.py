@@ -13,6 +13,7 @@ import types
 
 from . import backends, custom, standins, wire
 from .agent import Capture
+from .forks import Fork, ForkError
 from .agent_spec import AgentSpec
 from .questions import Questions
 from .backends import StopRecording
@@ -105,9 +106,9 @@ def _traceback_text(exc, program_files):
     return "".join(lines)
 
 
-def _run(codes, builder, backend, program_files, namespace, capture=None):
+def _run(codes, builder, backend, program_files, namespace, capture=None, fork=None):
     """Execute the program codes in ``namespace``; return (status, message, traceback,
-    the exception that escaped or None)."""
+    the exception that escaped or None). ``fork``: a Fork (forks.py) answering one call."""
     try:
         backend.start()
         try:
@@ -118,14 +119,19 @@ def _run(codes, builder, backend, program_files, namespace, capture=None):
                 exec(code, namespace)
             if capture is not None:   # the declared agent calls, observed from the entry on
                 capture.early = None
-                backend.watch(capture.resolve(namespace), capture)
+                watched = capture.resolve(namespace)
+                if fork is not None:
+                    watched = fork.install(capture, namespace)
+                backend.watch(watched, capture)
             exec(codes[-1], namespace)
         finally:
             backend.stop()
+            if fork is not None:
+                fork.uninstall()
     except StopRecording:
         pass
-    except (KeyboardInterrupt, LessonError):   # LessonError: a declared callable is missing
-        raise
+    except (KeyboardInterrupt, LessonError, ForkError):   # LessonError: a declared callable
+        raise                                             # is missing; ForkError: see forks.py
     except SystemExit as exc:   # sys.exit(): the program ends as in CPython, no traceback
         if not builder.stopped:
             code = exc.code
@@ -147,7 +153,7 @@ def _run(codes, builder, backend, program_files, namespace, capture=None):
 
 
 def record(lesson, block, scenario, *, roots=None, max_steps=DEFAULT_MAX_STEPS,
-           backend=None, setup=None, questions=None, agent=True):
+           backend=None, setup=None, questions=None, agent=True, fork=None):
     """Run ``block`` of ``lesson`` under preset ``scenario``; return the trace dict.
 
     ``roots``: lessons roots (None: the bundled ones). ``backend``: "monitoring"
@@ -156,27 +162,30 @@ def record(lesson, block, scenario, *, roots=None, max_steps=DEFAULT_MAX_STEPS,
     conditions, hit counts, logpoints and watches to evaluate while recording
     (``{"breakpoints": [{"line", "condition", "hits", "log"}], "watches": [text]}``,
     see questions.py); their answers are the trace's ``probes`` key. ``agent``: record the
-    model and tool calls the lesson declares (its ``[agent]`` table; agent.py).
+    model and tool calls the lesson declares (its ``[agent]`` table; agent.py). ``fork``:
+    ``{"call": "model:K" | "tool:K", "value": JSON}``, that call answering the value
+    (forks.py); the trace's ``fork`` key says whether the call was reached.
     """
     header, cols = _record(lesson, block, scenario, roots, max_steps, backend, setup, questions,
-                           agent)
+                           agent, fork)
     header["steps"] = wire.steps(cols)
     return header
 
 
 def record_packed(lesson, block, scenario, *, roots=None, max_steps=DEFAULT_MAX_STEPS,
-                  backend=None, setup=None, questions=None, agent=True):
+                  backend=None, setup=None, questions=None, agent=True, fork=None):
     """``record`` in the packed form (docs/design.md, "Packed trace"), as compact JSON text."""
     header, cols = _record(lesson, block, scenario, roots, max_steps, backend, setup, questions,
-                           agent)
+                           agent, fork)
     return wire.dumps(wire.packed(header, cols))
 
 
 def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, questions=None,
-            agent=True):
+            agent=True, fork=None):
     """Run the block; return the trace header (the dict form without steps) and the columns."""
     if not isinstance(max_steps, int) or max_steps < 1:
         raise ValueError("max_steps must be a positive integer")
+    fork = None if fork is None else Fork.parse(fork)
     spec = load_lesson(lesson, roots)
     shown = spec.block(block)
     programs = custom.programs(spec, block, scenario, setup)
@@ -208,6 +217,11 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, ques
     capture = Capture(spec.id, spec.agent or AgentSpec((), ()), builder,
                       strict=scenario != custom.CUSTOM, stand_ins=stand_in_calls) \
         if agent and (spec.agent or stand_in_calls) else None
+    if fork is not None:
+        if capture is None:
+            raise ForkError(f"block {block!r} makes no model call and no tool call to fork")
+        fork.capture, fork.keep = capture, set(stand_in_calls)
+        run.fork = fork if fork.kind == "model" else None
 
     saved_lines = {p.path: linecache.cache.get(p.path) for p in programs}
     for p in programs:
@@ -218,7 +232,7 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, ques
         with run:   # the stand-ins; sys.modules, os.environ, cwd, builtins, sys.path put back
             sys.stdin = run.stdin()
             status, message, tb_text, escaped = _run(codes, builder, engine, program_files,
-                                                     run.namespace, capture)
+                                                     run.namespace, capture, fork)
             if tb_text:
                 output.write(tb_text)
             setup_error = escaped and custom.runtime_error(escaped, spec.setup, program_files)
@@ -237,6 +251,8 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, ques
     captured = capture.result() if capture is not None else None
     if captured is not None:
         header["agent"] = captured
+    if fork is not None:
+        header["fork"] = fork.to_dict()
     return header, builder.cols
 
 

@@ -18,6 +18,8 @@ from .events import CALL, EXCEPTION, LINE, RETURN
 from .names import hider
 from .values import FOLDER_ALIASES, IMMUTABLE_SCALARS, MAX_CHARS, encode, presented
 
+FORK_FILE = "<loopstep fork>"   # the file of a fork's dispatcher frames (forks.py): never shown
+
 _GENERATOR_FLAGS = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
 _OWN_LINE = frozenset({"<lambda>", "<genexpr>"})
 _SMALL_INT = 10 ** 18                    # ints inside ±this are encoded by int.__repr__ directly
@@ -184,7 +186,8 @@ class TraceBuilder:
         chain = []
         outer = frame.f_back
         while outer is not None:
-            chain.append(outer)
+            if outer.f_code.co_filename != FORK_FILE:
+                chain.append(outer)
             if outer.f_code in self.root_codes:
                 break
             outer = outer.f_back

@@ -10,6 +10,7 @@ shape: ``{"content": [{"type": "text", "text": …}, {"type": "tool_use", "name"
 ``end_turn``). Nothing is sent anywhere.
 """
 
+import sys
 import types
 
 from .sdk import errors, field, model, reply_function
@@ -79,6 +80,10 @@ class Messages:
     def create(self, *, messages=None, **request):
         """The model call: the recorder records it as one (runtime/agent.py)."""
         context = self._context
+        fork = getattr(context, "fork", None)
+        forked = fork.answer(sys._getframe()) if fork is not None else None
+        if forked is not None:   # a fork answers this call (runtime/forks.py)
+            return message(forked[0], request, context)
         reply = reply_function(context.namespace, context.model)
         return message(reply(messages=messages, **request), request, context)
 

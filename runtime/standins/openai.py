@@ -11,6 +11,7 @@ arguments become JSON text, as the API sends them) or a whole completion dict
 """
 
 import json
+import sys
 import types
 
 from .sdk import errors, field, model, reply_function
@@ -100,6 +101,10 @@ class Completions:
     def create(self, *, messages=None, **request):
         """The model call: the recorder records it as one (runtime/agent.py)."""
         context = self._context
+        fork = getattr(context, "fork", None)
+        forked = fork.answer(sys._getframe()) if fork is not None else None
+        if forked is not None:   # a fork answers this call (runtime/forks.py)
+            return completion(forked[0], request, context)
         reply = reply_function(context.namespace, context.model)
         return completion(reply(messages=messages, **request), request, context)
 

@@ -40,13 +40,16 @@ test("URL state round trip", () => {
   const state = { block: "run_subagent", scenario: "limit", breakpoints: new Set([17, 15]), step: 12 };
   const hash = format(state);
   assert.equal(hash, "#b=run_subagent&s=limit&bp=15,17&step=12");
-  assert.deepEqual(parse(hash), { block: "run_subagent", scenario: "limit", breakpoints: [15, 17], events: [], step: 12, custom: null });
+  assert.deepEqual(parse(hash), { block: "run_subagent", scenario: "limit", breakpoints: [15, 17], events: [], step: 12, custom: null, fork: null });
   assert.equal(format({ block: "x", scenario: "normal", breakpoints: [], step: null }), "#b=x&s=normal");
   assert.equal(parse(""), null);
   const custom = format({ block: "x", scenario: "custom", breakpoints: [], step: null, custom: "a-b_c" });
   assert.equal(custom, "#b=x&s=custom&custom=a-b_c");
   assert.equal(parse(custom).custom, "a-b_c");
-  assert.deepEqual(parse("?b=x&bp=a,3,-1&step=zz"), { block: "x", scenario: null, breakpoints: [3], events: [], step: null, custom: null });
+  const fork = format({ block: "x", breakpoints: [], step: null, fork: "model:2~a-b_c" });
+  assert.equal(fork, "#b=x&fork=model%3A2~a-b_c");
+  assert.equal(parse(fork).fork, "model:2~a-b_c");
+  assert.deepEqual(parse("?b=x&bp=a,3,-1&step=zz"), { block: "x", scenario: null, breakpoints: [3], events: [], step: null, custom: null, fork: null });
 });
 
 test("URL state keeps event breakpoints, a value with a comma or colon included", () => {

@@ -154,6 +154,7 @@ class Page {
     this.restoring = false;
     this.lastUsed = block;
     if (saved.step !== null) block.start("debug", { seek: saved.step });
+    if (saved.fork) block.loadWhatIf().then((w) => w.restoreFork(saved.fork)); // fork-editor.js
   }
 }
 

@@ -4,7 +4,7 @@
 // runtime data island, its URLs relative to `base`; head: the page is downloading the
 // snapshot and the wasm and posts them as `head` messages), `head` {name, chunks | done |
 // module | error} (runtime-early.js) and `record` {id, lesson, block,
-// scenario, maxSteps, setup?, questions?} (`setup`: the reader's setup text, only for
+// scenario, maxSteps, setup?, questions?, fork?} (`setup`: the reader's setup text, only for
 // scenario "custom"; `questions`: breakpoint conditions, hit counts, logpoints and watches,
 // see runtime/questions.py);
 // worker → main `progress` {loaded, total},
@@ -227,7 +227,8 @@ def _loopstep_stale(compiled):
                 stale.append(source)
     return stale
 
-def _loopstep_record(lesson, block, scenario, roots, max_steps, setup=None, questions=None):
+def _loopstep_record(lesson, block, scenario, roots, max_steps, setup=None, questions=None,
+                     fork=None):
     sys.setrecursionlimit(RECURSION_LIMIT)  # lesson code may have raised it
     kwargs = {"roots": list(roots)}
     if max_steps:
@@ -236,6 +237,8 @@ def _loopstep_record(lesson, block, scenario, roots, max_steps, setup=None, ques
         kwargs["setup"] = setup
     if questions:
         kwargs["questions"] = json.loads(questions)
+    if fork:
+        kwargs["fork"] = json.loads(fork)
     return recorder.record_packed(lesson, block, scenario, **kwargs)
 
 _loopstep_record, _loopstep_stale
@@ -347,7 +350,8 @@ function record(message) {
   try {
     const json = recordJson(message.lesson, message.block, message.scenario, pyRoots,
       message.maxSteps ?? 0, message.setup ?? undefined, // JS null would not be None
-      message.questions ? JSON.stringify(message.questions) : undefined);
+      message.questions ? JSON.stringify(message.questions) : undefined,
+      message.fork ? JSON.stringify(message.fork) : undefined);
     post({ type: "trace", id: message.id, json });
   } finally {
     pyRoots.destroy();

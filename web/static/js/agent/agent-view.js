@@ -7,6 +7,7 @@ import { Calls, inputText } from "../model/agent-calls.js";
 import { el } from "../page/dom.js";
 import { BoundaryView } from "./boundary-view.js";
 import { OriginView } from "./origin-view.js";
+import { forkButton, toolNumbers, wireForks } from "./fork-button.js";
 import { SEL } from "../selectors.js";
 
 const FOLD_AT = 12;   // longer histories show the first message and the last FOLD_KEEP
@@ -43,6 +44,7 @@ export class AgentView {
     this.nodes = new Map(); // pool message id → its element
     this.unfolded = new Set(); // conversations the reader unfolded
     this.toolNames = this.pairTools();
+    this.toolNumbers = toolNumbers(this.calls.tools, this.calls.pool);
     this.shown = null;
     this.origins = new OriginView(this.calls, trace.agent, messages, go, () => this.shown);
     loadStyle();
@@ -166,6 +168,7 @@ export class AgentView {
     this.panel.append(this.crumbs, this.boundary.node, this.head, this.origins.note, this.unfold,
       this.list, this.tail);
     this.pane.append(this.panel);
+    if (this.block) wireForks(this.pane, this.block);
     this.root.querySelector(SEL.panes).append(this.pane);
   }
 
@@ -305,6 +308,8 @@ export class AgentView {
       const top = el("p", { class: "part-head" }, head);
       top.append(" ", this.origins.partButton());
       node.append(top, el("pre", { class: "part-result" }, p.text));
+      const k = this.toolNumbers.get(p.id);
+      if (k && this.block) node.append(forkButton(`tool:${k}`, m));
     }
     return node;
   }
@@ -322,6 +327,7 @@ export class AgentView {
     node.dataset.stopReason = view.response.stop ?? "";
     node.append(el("p", { class: "message-head" }, m.format("response_head", { reason: view.response.stop ?? "?" })),
       ...this.calls.messageParts(view.response.id).map((p) => this.partNode(p)));
+    if (this.block) node.append(forkButton(`model:${view.number}`, m));
     return node;
   }
 }

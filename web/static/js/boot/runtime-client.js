@@ -104,7 +104,7 @@ export class RuntimeClient extends EventTarget {
   /** Record a trace; resolves with the parsed trace or rejects with a RecordError.
    * `setup`: the reader's setup text, for scenario "custom" only. `questions` (optional):
    * {breakpoints: [{line, condition, hits, log}], watches: [text]}. */
-  async record({ lesson, block, scenario, maxSteps, setup, questions }) {
+  async record({ lesson, block, scenario, maxSteps, setup, questions, fork }) {
     await this.boot();
     const id = this.nextId++;
     const worker = this.worker;
@@ -112,7 +112,8 @@ export class RuntimeClient extends EventTarget {
       const timer = setTimeout(() => this.restart(worker, seconds(this.recordTimeout), "timeout"),
         this.recordTimeout);
       this.pending.set(id, { resolve, reject, timer });
-      worker.postMessage({ type: "record", id, lesson, block, scenario, maxSteps, setup, questions });
+      worker.postMessage({ type: "record", id, lesson, block, scenario, maxSteps, setup, questions,
+        fork });
     });
   }
 

@@ -15,9 +15,10 @@ const replayModule = () => {
 };
 
 /** The trace of `scenario` for `block` (the custom one: of its current setup text),
- * recorded unless the page's cache still has it. */
-export async function traceOf(block, scenario) {
-  const key = block.traceKey(scenario);
+ * recorded unless the page's cache still has it. `fork`: {call, text} (whatif/fork-editor.js),
+ * that call answering the JSON `text`; the cache keys the fork by its text. */
+export async function traceOf(block, scenario, fork = null) {
+  const key = block.traceKey(scenario) + (fork ? `\nfork ${fork.call}\n${fork.text}` : "");
   const kept = pageTraces.cache?.get(key);
   if (kept) return kept;
   const cache = traceCache(); // imported while the trace is recorded
@@ -28,6 +29,7 @@ export async function traceOf(block, scenario) {
     maxSteps: block.client.maxSteps, // the page config's runtime.maxSteps
     questions: block.questions.request(block.breakpoints) ?? undefined,
     ...(custom ? { setup: block.customSetup } : {}),
+    ...(fork ? { fork: { call: fork.call, value: JSON.parse(fork.text) } } : {}),
   });
   await replaying;
   return (await cache).set(key, trace);

@@ -4,11 +4,12 @@
 //   …&c15=max_calls%20%3D%3D%201&h11=2&l13=…&w=len(history)   (questions.js)
 //   #b=run_subagent&bp=15&ev=tool%253Aread_file,model%253A2   (event breakpoints, event-stops.js)
 //   #b=run_subagent&s=custom&custom=… (the reader's setup text, compressed: setup-url.js)
+//   #b=run_subagent&fork=model%3A2~… (a fork: the call and its JSON, compressed: fork-url.js)
 //
 // parse/format are pure; the page writes with history.replaceState so stepping
 // does not fill the history.
 
-/** {block, scenario, breakpoints, events, step, custom} from a hash (or query) string; null if empty. */
+/** {block, scenario, breakpoints, events, step, custom, fork} from a hash (or query) string; null if empty. */
 export function parse(fragment) {
   const params = new URLSearchParams(String(fragment ?? "").replace(/^[#?]/, ""));
   const block = params.get("b");
@@ -21,11 +22,12 @@ export function parse(fragment) {
   const events = (params.get("ev") ?? "").split(",").filter(Boolean).map((x) => {
     try { return decodeURIComponent(x); } catch { return null; }
   }).filter((x) => x !== null);
-  return { block, scenario: params.get("s"), breakpoints, events, step, custom: params.get("custom") };
+  return { block, scenario: params.get("s"), breakpoints, events, step, custom: params.get("custom"),
+    fork: params.get("fork") };
 }
 
 /** The hash for a block's state ("" when nothing is worth keeping). */
-export function format({ block, scenario, breakpoints, events, step, questions, custom }) {
+export function format({ block, scenario, breakpoints, events, step, questions, custom, fork }) {
   const parts = [`b=${encodeURIComponent(block)}`];
   if (scenario) parts.push(`s=${encodeURIComponent(scenario)}`);
   const bps = [...(breakpoints ?? [])].sort((a, b) => a - b);
@@ -34,6 +36,7 @@ export function format({ block, scenario, breakpoints, events, step, questions, 
   if (step !== null && step !== undefined && step >= 0) parts.push(`step=${step}`);
   parts.push(...(questions ?? []));
   if (custom) parts.push(`custom=${encodeURIComponent(custom)}`);
+  if (fork) parts.push(`fork=${encodeURIComponent(fork)}`);
   return `#${parts.join("&")}`;
 }
 
@@ -47,6 +50,7 @@ export function stateOf(block) {
     step: block.hasCursor ? block.index : null,
     questions: block.questions?.toParams(),
     custom: block.urlCustom,
+    fork: block.urlFork,
   };
 }
 

@@ -31,27 +31,31 @@ export class Comparison {
 
   label(name) {
     if (name === this.block.config.customScenario) return this.messages.get("custom_scenario");
+    if (name.startsWith("fork:")) return this.messages.format("fork_label", { call: name.slice(5) });
     return this.block.config.presets.find((p) => p.name === name)?.label ?? name;
   }
 
-  /** Compare the block's run with the run of scenario `name` (recorded when needed). */
-  async show(name) {
+  /** Compare the block's run with the run of scenario `name` (recorded when needed), or
+   * with the run `load()` gives (a fork's: fork-editor.js). The run shown, or null. */
+  async show(name, load = null) {
     const token = ++this.token;
     this.name = name;
     this.root.hidden = false;
     this.root.replaceChildren(el("p", { class: "comparison-note" }, this.messages.get("compare_loading")));
     try {
       if (!this.block.trace) await this.block.start("debug");
-      const b = await this.block.traceOf(name);
-      if (token !== this.token) return;
+      const b = await (load ? load() : this.block.traceOf(name));
+      if (token !== this.token) return null;
       this.b = b;
       this.bReplay = replay(b);
       this.a = null;
       this.update();
+      return b;
     } catch (error) {
-      if (token !== this.token) return;
+      if (token !== this.token) return null;
       this.root.replaceChildren(el("p", { class: "comparison-note" },
         this.messages.format("compare_failed", { message: error.message })));
+      return null;
     }
   }
 

@@ -44,9 +44,11 @@ function highlight(cm) {
 
 /**
  * A CodeMirror editor in `host` holding `text`. `label`: the accessible name of its
- * editable text; `onRun`: Ctrl/Cmd+Enter. Returns {text, setText, focus, showError}.
+ * editable text; `onRun`: Ctrl/Cmd+Enter; `role`: its editable text's data-role;
+ * `python`: Python highlighting (a fork's JSON has none). Returns {text, setText, focus,
+ * showError}.
  */
-export async function createEditor(host, { text, label, onRun }) {
+export async function createEditor(host, { text, label, onRun, role = "setup-text", python = true }) {
   const cm = await import(EDITOR_URL.href);
   const shadow = host.shadowRoot ?? host.attachShadow({ mode: "open" });
   const parent = document.createElement("div");
@@ -59,12 +61,12 @@ export async function createEditor(host, { text, label, onRun }) {
       extensions: [
         cm.basicSetup,
         cm.EditorView.lineWrapping,
-        cm.python(),
+        ...(python ? [cm.python()] : []),
         cm.indentUnit.of("    "),
         cm.keymap.of([cm.indentWithTab, { key: "Mod-Enter", run: () => { onRun(); return true; } }]),
         cm.syntaxHighlighting(highlight(cm)),
         theme(cm),
-        cm.EditorView.contentAttributes.of({ "data-role": "setup-text", "aria-label": label,
+        cm.EditorView.contentAttributes.of({ "data-role": role, "aria-label": label,
           tabindex: "0" }),
       ],
     }),

@@ -24,6 +24,36 @@ export class WhatIf {
     this.errorNote = this.root.querySelector(SEL.setupError);
     this.comparison = null;  // the comparison view, once a run to compare is chosen
     this.compareChoice = 0;  // counts the reader's choices of a run to compare
+    this.fork = null;        // the fork editor (fork-editor.js), once a fork button is pressed
+  }
+
+  forkEditor() {
+    this.forkLoading ??= import("./fork-editor.js").then(({ ForkEditor }) => (this.fork = new ForkEditor(this)));
+    return this.forkLoading;
+  }
+
+  /** Open the fork editor on `call` ("model:K" / "tool:K"). */
+  async openFork(call) {
+    return (await this.forkEditor()).open(call);
+  }
+
+  /** The fork of the URL (encoded, fork-url.js): opened and run. */
+  async restoreFork(encoded) {
+    return (await this.forkEditor()).restore(encoded);
+  }
+
+  /** Compare the block's run with the run `load()` gives, shown as `name`; that run or null. */
+  async compareWith(name, load) {
+    const view = this.root.querySelector(SEL.comparison);
+    const chosen = ++this.compareChoice;
+    const picker = this.root.querySelector(SEL.compare);
+    if (picker) picker.value = "";
+    const { Comparison } = await import("./comparison.js");
+    if (chosen !== this.compareChoice) return null;
+    this.comparison ??= new Comparison(view, this.block, this.messages);
+    const shown = await this.comparison.show(name, load);
+    if (shown && chosen === this.compareChoice) this.block.holdTrace("compared", shown);
+    return shown;
   }
 
   get editorOpen() {
@@ -141,6 +171,10 @@ export class WhatIf {
   async compare(name) {
     const view = this.root.querySelector(SEL.comparison);
     const chosen = ++this.compareChoice;
+    if (this.block.urlFork) {   // the run chosen replaces the fork's in the view and the URL
+      this.block.urlFork = null;
+      this.block.onChange?.(this.block);
+    }
     if (!name) {
       view.hidden = true;
       view.replaceChildren();

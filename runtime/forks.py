@@ -1,0 +1,203 @@
+"""A fork: the run again, with one model call or one tool call answering a given value.
+
+``Fork.parse({"call": "model:K" | "tool:K", "value": JSON})``: the K-th model call (or
+tool call) of the run, counted as the agent part counts them (agent.py: in the order the
+calls start, 1-based as the conversation panel shows them), returns ``value`` instead of
+running. Every other call runs as before; the lesson's code is not touched.
+
+How the call answers without running (docs/design.md, "Forks"):
+
+- a declared function of the setup (``ask``, a tool handler) gets, for this run only,
+  a dispatcher as its ``__code__``: the same parameters, the same function object (so
+  every reference to it — a handler table, a ``SimpleNamespace`` — reaches it). The
+  recorder observes the dispatcher's code under the declared name, so each call is
+  recorded once, with its arguments; the dispatcher answers the forked call itself and
+  runs every other call with the function's own code (a twin function: same globals,
+  defaults and name), observed as before;
+- a stand-in SDK client (runtime/standins) is asked: its ``create`` answers the forked
+  call with the SDK object built from the value (``Fork.answer``), without calling the
+  setup's reply function.
+"""
+
+import copy
+import sys
+import types
+import warnings
+
+from .agent import _code, _lookup
+from .steps import FORK_FILE
+
+KINDS = {"model": "calls", "tool": "tool_calls"}
+_HOOK = "__loopstep_fork_hook__"
+MAX_INDEX = 20_000
+
+
+class ForkError(ValueError):
+    """A fork that cannot run: the reason is for the reader."""
+
+
+class Fork:
+    def __init__(self, kind, index, value):
+        self.kind = kind          # "model" or "tool"
+        self.index = index        # 1-based
+        self.value = value
+        self.capture = None
+        self.keep = set()         # the stand-in clients' codes: they ask ``answer`` themselves
+        self.applied = False
+        self._undo = []
+
+    @property
+    def call(self):
+        return f"{self.kind}:{self.index}"
+
+    @classmethod
+    def parse(cls, raw):
+        """The Fork of ``{"call": "model:K", "value": …}``; ForkError when it is not one."""
+        if not isinstance(raw, dict) or set(raw) != {"call", "value"}:
+            raise ForkError('a fork is {"call": "model:K" | "tool:K", "value": JSON}')
+        kind, _, number = str(raw["call"]).partition(":")
+        if kind not in KINDS or not number.isdigit() or not 1 <= int(number) <= MAX_INDEX:
+            raise ForkError(f"the forked call {raw['call']!r} is not model:K or tool:K "
+                            f"(K from 1)")
+        value = raw["value"]
+        if kind == "model":
+            check_response(value)
+        return cls(kind, int(number), value)
+
+    def to_dict(self):
+        return {"call": self.call, "applied": self.applied}
+
+    # -- during the run ------------------------------------------------------------
+    def due(self, frame):
+        """Whether the call running in ``frame`` (just recorded) is the forked one."""
+        capture = self.capture
+        if capture is None or self.applied:
+            return False
+        record = capture.pending.get(frame)
+        calls = getattr(capture, KINDS[self.kind])
+        return record is not None and len(calls) >= self.index and \
+            calls[self.index - 1] is record
+
+    def answer(self, frame):
+        """The forked value (a fresh copy) when ``frame`` runs the forked call, else None."""
+        if not self.due(frame):
+            return None
+        self.applied = True
+        return (copy.deepcopy(self.value),)
+
+    def install(self, capture, namespace):
+        """Point the declared functions of the forked kind at dispatchers; return the
+        codes the backend watches from now on."""
+        self.capture, keep = capture, self.keep
+        table = capture.model if self.kind == "model" else capture.tools
+        names = capture.spec.model if self.kind == "model" else capture.spec.tools
+        for dotted in names:
+            try:
+                value = _lookup(namespace, dotted)
+            except (LookupError, AttributeError):
+                continue
+            members = value.values() if isinstance(value, dict) else [value]
+            for member in members:
+                function = getattr(member, "__func__", member)
+                code = _code(member)
+                if code in keep or code not in table or \
+                        not isinstance(function, types.FunctionType) or \
+                        function.__code__ is not code:
+                    continue
+                if code.co_freevars:
+                    raise ForkError(f"{dotted} is a closure: a fork cannot answer for it")
+                dispatcher = self._dispatcher(function)
+                table[dispatcher] = table[code]
+                function.__code__ = dispatcher
+                self._undo.append((function, code))
+        for function, code in self._undo:
+            table.pop(code, None)
+        return set(capture.model) | set(capture.tools)
+
+    def uninstall(self):
+        for function, code in reversed(self._undo):
+            function.__code__ = code
+        self._undo.clear()
+
+    def _dispatcher(self, function):
+        code = function.__code__
+        twin = types.FunctionType(code, function.__globals__, function.__name__,
+                                  function.__defaults__, function.__closure__)
+        twin.__kwdefaults__ = function.__kwdefaults__
+        fork = self
+
+        def hook():
+            frame = sys._getframe(1)
+            answered = fork.answer(frame)
+            if answered is not None:
+                return answered[0]
+            args, kwargs = _arguments(frame.f_code, frame.f_locals)
+            return twin(*args, **kwargs)
+
+        hook.__code__ = hook.__code__.replace(co_filename=FORK_FILE)   # left out of stacks
+        return _dispatcher_code(code, hook)
+
+
+def _parameters(code):
+    """(positional-only, positional, *name, keyword-only, **name) of a code object."""
+    names = code.co_varnames
+    posonly, argcount, kwonly = code.co_posonlyargcount, code.co_argcount, code.co_kwonlyargcount
+    at = argcount + kwonly
+    star = names[at] if code.co_flags & 0x04 else None
+    at += star is not None
+    starstar = names[at] if code.co_flags & 0x08 else None
+    return (names[:posonly], names[posonly:argcount], star,
+            names[argcount:argcount + kwonly], starstar)
+
+
+def _dispatcher_code(code, hook):
+    """A code with ``code``'s parameters and name whose body returns ``hook()``."""
+    posonly, positional, star, kwonly, starstar = _parameters(code)
+    listed = list(posonly) + (["/"] if posonly else []) + list(positional)
+    if star or kwonly:
+        listed.append("*" + (star or ""))
+    listed += kwonly
+    if starstar:
+        listed.append("**" + starstar)
+    source = f"def answer({', '.join(listed)}):\n    return {_HOOK!r}()\n"
+    scope = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SyntaxWarning)   # "'str' object is not callable"
+        exec(compile(source, FORK_FILE, "exec", dont_inherit=True), scope)
+    made = scope["answer"].__code__
+    consts = tuple(hook if item == _HOOK else item for item in made.co_consts)
+    return made.replace(co_consts=consts, co_name=code.co_name, co_qualname=code.co_qualname)
+
+
+def _arguments(code, local):
+    """(args, kwargs) that call a function of ``code`` as the frame's locals were called."""
+    posonly, positional, star, kwonly, starstar = _parameters(code)
+    args = [local[name] for name in (*posonly, *positional)]
+    if star:
+        args.extend(local[star])
+    kwargs = {name: local[name] for name in kwonly}
+    if starstar:
+        kwargs.update(local[starstar])
+    return args, kwargs
+
+
+def check_response(value):
+    """A model call's forked response must be a JSON object of its parts, the Messages
+    API shape: ``{"content": [block, …] | "text", "stop_reason": …}``."""
+    if not isinstance(value, dict):
+        raise ForkError(f"a model call's response is a JSON object "
+                        f'{{"stop_reason": …, "content": […]}}, not {_kind(value)}')
+    content = value.get("content", [])
+    if not isinstance(content, (list, str)):
+        raise ForkError('a model call\'s "content" is a list of blocks or a text, not '
+                        f"{_kind(content)}")
+    for block in content if isinstance(content, list) else ():
+        if not isinstance(block, (dict, str)) or \
+                (isinstance(block, dict) and not isinstance(block.get("type"), str)):
+            raise ForkError(f'each content block is a JSON object with a "type", not '
+                            f"{block!r}")
+
+
+def _kind(value):
+    return {list: "a list", str: "a text", bool: "true/false", type(None): "null"}.get(
+        type(value), "a number")

@@ -1,0 +1,126 @@
+// The fork editor of a block (docs/design.md, "Forks"): the answer of one model call or
+// tool call as JSON, in the setup's code editor (setup-editor.js); "Run the fork" records
+// the block again with that call answering it (the worker's `fork`), and the fork's run is
+// shown against the block's run in the comparison view. Problems show in the fork error
+// line before the run when they can be told (model/fork-url.js), else the run's error;
+// the editor keeps its text and the block's run stays shown. The fork goes into the URL
+// fragment (fork-url.js), never to the server. Loaded with the first fork button pressed.
+
+import { SEL } from "../selectors.js";
+import { el } from "../page/dom.js";
+import * as runs from "../page/block-runs.js";
+import { decodeFork, encodeFork, forkProblem, recordedValue, valueText } from "../model/fork-url.js";
+
+export class ForkEditor {
+  constructor(whatif) {
+    this.whatif = whatif;
+    this.block = whatif.block;
+    this.messages = whatif.messages;
+    this.call = null;
+    this.editor = null;
+    this.token = 0;
+    this.panel = this.build();
+  }
+
+  build() {
+    const m = this.messages;
+    const panel = el("section", { class: "fork-editor" });
+    panel.dataset.role = "fork-editor";
+    panel.hidden = true;
+    this.title = el("h3", { class: "fork-title" });
+    this.host = el("div", { class: "setup-editor-host fork-host" });
+    this.error = el("p", { class: "setup-error fork-error" });
+    this.error.dataset.role = "fork-error";
+    this.error.setAttribute("role", "alert");
+    this.error.hidden = true;
+    const run = el("button", { class: "run-fork" }, m.get("run_fork"));
+    run.type = "button";
+    run.dataset.action = "run-fork";
+    run.addEventListener("click", () => this.run());
+    panel.append(this.title, el("p", { class: "setup-editor-note" }, m.get("fork_note")), this.host,
+      run, this.error);
+    this.block.root.querySelector(SEL.comparison).before(panel);
+    return panel;
+  }
+
+  async ensureEditor(text) {
+    this.editorLoading ??= import("./setup-editor.js").then(({ createEditor }) => createEditor(this.host, {
+      text, label: this.messages.get("fork_text"), role: "fork-text", python: false,
+      onRun: () => this.run(),
+    })).then((editor) => (this.editor = editor));
+    const editor = await this.editorLoading;
+    editor.setText(text);
+    return editor;
+  }
+
+  /** Open the editor on `call` ("model:K" / "tool:K") with its recorded answer, or `text`. */
+  async open(call, text = null) {
+    this.call = call;
+    this.title.textContent = this.messages.format("fork_title", { call });
+    this.panel.hidden = false;
+    this.showError(null);
+    const start = text ?? valueText(recordedValue(this.block.trace?.agent, call) ?? null);
+    const editor = await this.ensureEditor(start);
+    if (call !== this.call) return editor;
+    if (text === null) editor.focus();
+    return editor;
+  }
+
+  showError(note) {
+    this.error.hidden = !note;
+    this.error.textContent = note ?? "";
+  }
+
+  /** Run the fork of the editor's text; the comparison shows it against the block's run. */
+  async run() {
+    const call = this.call;
+    const text = this.editor?.text;
+    if (!call || text === undefined) return false;
+    const problem = forkProblem(call, text);
+    if (problem) {
+      this.showError(this.messages.format(problem.key, problem.values));
+      return false;
+    }
+    this.showError(null);
+    const token = ++this.token;
+    const block = this.block;
+    block.urlFork = await encodeFork(call, text);
+    block.onChange?.(block);
+    const scenario = block.scenario;
+    let failure = null;
+    const shown = await this.whatif.compareWith(`fork:${call}`, async () => {
+      if (!block.trace) await block.start("debug");
+      try {
+        return await runs.traceOf(block, scenario, { call, text });
+      } catch (error) {
+        failure = error;
+        throw error;
+      }
+    });
+    if (token !== this.token) return false;
+    if (!shown) {
+      if (failure) this.showError(this.messages.format("fork_run_error", { message: failure.message }));
+      return false;
+    }
+    if (shown.fork && !shown.fork.applied) {
+      this.showError(this.messages.format("fork_not_reached", { call }));
+    } else if (shown.status === "exception") {
+      this.showError(this.messages.format("fork_run_error", { message: shown.message }));
+    }
+    return true;
+  }
+
+  /** The fork of the URL (its encoded form): opened and run; a bad one is reported. */
+  async restore(encoded) {
+    let fork;
+    try {
+      fork = await decodeFork(encoded);
+    } catch (error) {
+      this.panel.hidden = false;
+      this.showError(this.messages.format("fork_url_error", { message: error.message }));
+      return;
+    }
+    await this.open(fork.call, fork.text);
+    await this.run();
+  }
+}
