@@ -10,7 +10,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from runtime.catalog import CUSTOM
 from runtime.recorder import DEFAULT_MAX_STEPS
 
-from . import assets, bundles
+from . import assets, bundles, recordings
 from .highlight import highlight_lines
 
 HERE = Path(__file__).parent
@@ -118,7 +118,9 @@ def runtime_config(lesson, lang: str, root: str, limits: dict | None = None) -> 
     document's head, so that the worker starts before the body is parsed.
 
     `limits` may set the runtime's `bootTimeoutMs`, `recordTimeoutMs` and `maxSteps`
-    (default: the recorder's DEFAULT_MAX_STEPS)."""
+    (default: the recorder's DEFAULT_MAX_STEPS). `recordings`: the lesson's shipped
+    recordings ({url, version, runs}, web/recordings.py), or null: the page records live."""
+    runtime = {"maxSteps": DEFAULT_MAX_STEPS, **(limits or {})}
     python_bundles = [f"{root}{bundles.FOLDER}/{name}"
                       for name in (bundles.RUNTIME, bundles.lesson_name(lesson.id))]
     return {
@@ -131,8 +133,15 @@ def runtime_config(lesson, lang: str, root: str, limits: dict | None = None) -> 
         "python": {"bundles": python_bundles, "roots": [f"{WORKER_ROOT}/lessons"],
                    "sysPath": WORKER_ROOT,
                    "compiled": f"{root}static/pyc/{assets.RUNTIME_PYC.name}"},
-        "runtime": {"maxSteps": DEFAULT_MAX_STEPS, **(limits or {})},
+        "runtime": runtime,
+        "recordings": shipped().for_lesson(lesson, root, runtime["maxSteps"]),
     }
+
+
+@lru_cache(maxsize=1)
+def shipped() -> recordings.Shipped:
+    """The built recordings, read once like the boot set."""
+    return recordings.Shipped()
 
 
 def page_config(lesson, lang: str, view: dict, *, embed: bool = False) -> dict:
