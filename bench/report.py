@@ -5,6 +5,7 @@ from pathlib import Path
 
 import questions_bench
 import agent_calls
+import shipped
 
 NOTES = Path(__file__).parent / "notes.md"
 
@@ -123,6 +124,7 @@ def rows(results: dict) -> list[tuple[str, str, str, str]]:
     out += _caps_rows(results.get("caps")) + _replay_rows(results.get("replay"))
     out += questions_bench.rows(results.get("questions"))
     out += agent_calls.rows(results.get("agent"))
+    out += shipped.rows(results.get("shipped"))
     return out
 
 

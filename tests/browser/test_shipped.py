@@ -50,9 +50,11 @@ def test_debug_pauses_from_the_shipped_recording_before_the_runtime_is_ready(
         press(b, "step-over")
         expect_paused_at(b, CALL_LINE + 2)
         expect(runtime).not_to_have_attribute("data-state", "ready")
-        assert len(recordings) == 1 and recordings[0].split("?")[0].endswith(
-            "/run_subagent/normal.json"), recordings
-        assert re.search(r"\?v=[0-9a-f]{16}$", recordings[0]), recordings
+        # the shown presets' recordings, preloaded from the head, each fetched once
+        paths = sorted(urlsplit(u).path.removeprefix(RECORDINGS) for u in recordings)
+        assert paths == ["child_tools/normal.json", "run_subagent/normal.json",
+                         "task_result/normal.json"], recordings
+        assert all(re.search(r"\?v=[0-9a-f]{16}$", u) for u in recordings), recordings
 
         for route in held:
             route.continue_()

@@ -9,6 +9,7 @@ import { Block } from "./page/block.js";
 import { installKeys } from "./page/keys.js";
 import * as urlState from "./page/url-state.js";
 import { installAnnouncer } from "./page/announce.js";
+import { prefetch } from "./page/block-runs.js";
 
 const URL_WRITE_DELAY_MS = 120;
 
@@ -86,6 +87,8 @@ class Page {
     document.dispatchEvent(new CustomEvent(EVENTS.init, {
       detail: { blocks: this.blocks.map((b) => b.id) },
     }));
+    // each block's shown preset from the shipped recordings, once the page has settled
+    setTimeout(() => this.blocks.forEach(prefetch));
   }
 
   /** Boot the runtime now; with shipped recordings once the page is interactive (its

@@ -43,6 +43,15 @@ export async function traceOf(block, scenario) {
   return (await cache).set(key, trace);
 }
 
+/** Get ready for `block`'s Debug while the page is idle: its shown preset's shipped
+ * recording and the modules that keep and replay a trace, fetched at a low priority. */
+export function prefetch(block) {
+  if (block.questions.request(block.breakpoints)) return;
+  sharedShipped().prefetch(block.name, block.scenario);
+  traceCache().catch(() => {});
+  replayModule().catch(() => {});
+}
+
 /** The cached trace under `key`, if the cache has it. */
 export function cached(key) {
   return pageTraces.cache?.get(key);

@@ -16,6 +16,29 @@ export class ShippedRecordings {
     this.recordings = recordings ?? null;
     this.live = new URLSearchParams(search).get("recording") === "live";
     this.failed = new Set(); // URLs that did not load: recorded live from then on
+    this.texts = new Map(); // URL → its text's promise (prefetched or asked for)
+  }
+
+  /** The text of `url`, fetched once; rejects when it does not load. */
+  text(url, priority = "auto") {
+    if (!this.texts.has(url)) {
+      const text = fetch(url, { priority }).then((response) => {
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        return response.text();
+      });
+      text.catch(() => this.texts.delete(url));
+      this.texts.set(url, text);
+    }
+    return this.texts.get(url);
+  }
+
+  /** Fetch the recording of `block` × `scenario` ahead, at a low priority, with the
+   * module that reads it: Debug then needs neither. */
+  prefetch(block, scenario) {
+    const url = this.url(block, scenario);
+    if (!url) return;
+    this.text(url, "low").catch(() => {});
+    traceModule().catch(() => {});
   }
 
   /** The URL of the shipped recording of `block` × `scenario`, or null. */
@@ -34,9 +57,8 @@ export class ShippedRecordings {
     const url = this.url(block, scenario);
     if (!url) return null;
     try {
-      const [response, { fromPacked }] = await Promise.all([fetch(url), traceModule()]);
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      return fromPacked(await response.text());
+      const [text, { fromPacked }] = await Promise.all([this.text(url), traceModule()]);
+      return fromPacked(text);
     } catch {
       this.failed.add(url);
       return null;
