@@ -154,8 +154,8 @@ def recordings_job() -> dict:
         "runtime": recordings.runtime_digest(), "maxSteps": DEFAULT_MAX_STEPS,
         "lessons": [{"id": lesson.id, "digest": recordings.lesson_digest(lesson),
                      "runs": recordings.runs(lesson),
-                     "files": {rel: str(path) for rel, path in sorted(lesson.files.items())
-                               for rel in [f"lessons/{rel}"]}}
+                     "files": {f"lessons/{rel}": str(path)
+                               for rel, path in sorted(lesson.files.items())}}
                     for lesson in lessons],
     }
 
