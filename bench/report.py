@@ -5,6 +5,7 @@ from pathlib import Path
 
 import questions_bench
 import agent_calls
+import shipped
 
 NOTES = Path(__file__).parent / "notes.md"
 
@@ -124,6 +125,7 @@ def rows(results: dict) -> list[tuple[str, str, str, str]]:
     out += _origin_rows(results.get("origins"))
     out += questions_bench.rows(results.get("questions"))
     out += agent_calls.rows(results.get("agent"))
+    out += shipped.rows(results.get("shipped"))
     return out
 
 

@@ -48,6 +48,7 @@ import agent_calls  # noqa: E402
 import browser  # noqa: E402
 import measures  # noqa: E402
 import questions_bench  # noqa: E402
+import shipped  # noqa: E402
 import report  # noqa: E402
 
 sys.path.insert(0, str(ROOT))
@@ -57,7 +58,7 @@ LOAD_PATHS = ["/lessons/s06", "/api/lessons/s06/blocks/run_subagent/presets/norm
               PYODIDE_URL + "pyodide.asm.wasm"]
 FULL_STEPS = 1_100_000
 SECTIONS = ("boot", "breakdown", "trace", "cpython", "load", "ui", "align", "caps", "replay",
-            "questions", "agent", "origins")
+            "questions", "agent", "origins", "shipped")
 
 
 def free_port() -> int:
@@ -183,6 +184,10 @@ def main(argv: list[str] | None = None) -> int:
                                                          2 if args.quick else 5)
             if "agent" in only:
                 results["agent"] = agent_calls.measure(pw, base, args.quick)
+            if "shipped" in only:
+                print("Debug from the shipped recordings vs a stock boot ...", flush=True)
+                results["shipped"] = shipped.section(pw, base, 2 if args.quick else 5,
+                                                     1 if args.quick else 3)
         if "cpython" in only:
             print("CPython overhead ...", flush=True)
             results["cpython"] = measures.cpython_overhead(max_steps, 1 if args.quick else 3)

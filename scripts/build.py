@@ -9,7 +9,10 @@ installs it) and ignored by git:
   scripts/build_runtime_pyc.mjs;
 - the fast boot set, web/vendor/loopstep-boot-<version>/ (trimmed standard library,
   memory snapshot, empty.zip, boot.json, .br/.gz copies, SHA256SUMS), by
-  scripts/build_boot.mjs.
+  scripts/build_boot.mjs;
+- the shipped recordings, its recordings/ folder (every block × preset of the bundled
+  lessons recorded as the page's worker records it, web/recordings.py), by
+  scripts/build_recordings.mjs.
 
 They are cached: build/outputs.json (the stamp) holds a digest of every input (the
 vendored Pyodide's files and its version, the recorder's modules, the lessons the boot
@@ -35,16 +38,23 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from web import assets, bundles  # noqa: E402  (the standard library only)
+from runtime.catalog import BUNDLED_ROOTS, load_lessons  # noqa: E402  (the standard library only)
+from runtime.recorder import DEFAULT_MAX_STEPS  # noqa: E402
+from web import assets, bundles, recordings  # noqa: E402
 
 SCRIPTS = ROOT / "scripts"
 STAMP = ROOT / "build" / "outputs.json"
 BUILD_SCRIPTS = ("build.py", "build_boot.mjs", "build_boot.py", "build_runtime_pyc.mjs",
-                 "precompress.mjs")
+                 "build_recordings.mjs", "precompress.mjs")
 # the lessons recorded to choose the trimmed standard library (scripts/build_boot.mjs)
 LESSON_FOLDERS = (ROOT / "runtime" / "lessons", ROOT / "stubs", ROOT / "bench" / "lessons")
 # the snapshot's stored form, shared with the page (build_boot.mjs imports it)
 SNAPSHOT_DELTA = assets.STATIC_DIR / "js" / "boot" / "snapshot-delta.js"
+# the page's code the shipped recordings are made with (build_recordings.mjs runs it)
+WORKER = assets.STATIC_DIR / "js" / "worker.js"
+RECORDING_CODE = (WORKER, assets.STATIC_DIR / "js" / "boot" / "boot.js",
+                  assets.STATIC_DIR / "js" / "boot" / "snapshot-runtime.js",
+                  Path(recordings.__file__))
 
 
 def _files_under(folder: Path, suffixes: tuple[str, ...]) -> list[Path]:
@@ -61,6 +71,7 @@ def inputs() -> list[Path]:
         found += _files_under(folder, (".py", ".toml"))
     found += [SCRIPTS / name for name in BUILD_SCRIPTS]
     found += [SNAPSHOT_DELTA, Path(bundles.__file__)]   # and the module list's source
+    found += RECORDING_CODE
     return sorted(set(found))
 
 
@@ -86,7 +97,7 @@ def outputs() -> list[Path]:
     found = [p for p in (pyc, pyc.with_name(pyc.name + ".br"), pyc.with_name(pyc.name + ".gz"))
              if p.is_file()]
     if assets.BOOT_DIR.is_dir():
-        found += sorted(p for p in assets.BOOT_DIR.iterdir() if p.is_file())
+        found += sorted(p for p in assets.BOOT_DIR.rglob("*") if p.is_file())
     return found
 
 
@@ -131,6 +142,21 @@ def config() -> dict:
         "runtimeDir": str(bundles.RUNTIME_DIR),
         "runtimeModules": bundles.runtime_modules(),
         "snapshotDelta": str(SNAPSHOT_DELTA),
+        "recordings": recordings_job(),
+    }
+
+
+def recordings_job() -> dict:
+    """What build_recordings.mjs records: every block × preset of the bundled lessons."""
+    lessons = load_lessons(BUNDLED_ROOTS).values()
+    return {
+        "dir": str(recordings.DIR), "format": recordings.FORMAT, "worker": str(WORKER),
+        "runtime": recordings.runtime_digest(), "maxSteps": DEFAULT_MAX_STEPS,
+        "lessons": [{"id": lesson.id, "digest": recordings.lesson_digest(lesson),
+                     "runs": recordings.runs(lesson),
+                     "files": {f"lessons/{rel}": str(path)
+                               for rel, path in sorted(lesson.files.items())}}
+                    for lesson in lessons],
     }
 
 
@@ -147,7 +173,7 @@ def build(force: bool = False, log=print) -> bool:
     with tempfile.TemporaryDirectory(prefix="loopstep-build-") as tmp:
         config_path = Path(tmp) / "config.json"
         config_path.write_text(json.dumps(config()), "utf-8")
-        for script in ("build_runtime_pyc.mjs", "build_boot.mjs"):
+        for script in ("build_runtime_pyc.mjs", "build_boot.mjs", "build_recordings.mjs"):
             done = subprocess.run([node, str(SCRIPTS / script), "--config", str(config_path)],
                                   cwd=ROOT)
             if done.returncode != 0:

@@ -4,13 +4,14 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from pathlib import Path
+from urllib.parse import quote
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from runtime.catalog import CUSTOM
 from runtime.recorder import DEFAULT_MAX_STEPS
 
-from . import assets, bundles
+from . import assets, bundles, module_graph, recordings
 from .highlight import highlight_lines
 
 HERE = Path(__file__).parent
@@ -118,7 +119,9 @@ def runtime_config(lesson, lang: str, root: str, limits: dict | None = None) -> 
     document's head, so that the worker starts before the body is parsed.
 
     `limits` may set the runtime's `bootTimeoutMs`, `recordTimeoutMs` and `maxSteps`
-    (default: the recorder's DEFAULT_MAX_STEPS)."""
+    (default: the recorder's DEFAULT_MAX_STEPS). `recordings`: the lesson's shipped
+    recordings ({url, version, runs}, web/recordings.py), or null: the page records live."""
+    runtime = {"maxSteps": DEFAULT_MAX_STEPS, **(limits or {})}
     python_bundles = [f"{root}{bundles.FOLDER}/{name}"
                       for name in (bundles.RUNTIME, bundles.lesson_name(lesson.id))]
     return {
@@ -131,8 +134,15 @@ def runtime_config(lesson, lang: str, root: str, limits: dict | None = None) -> 
         "python": {"bundles": python_bundles, "roots": [f"{WORKER_ROOT}/lessons"],
                    "sysPath": WORKER_ROOT,
                    "compiled": f"{root}static/pyc/{assets.RUNTIME_PYC.name}"},
-        "runtime": {"maxSteps": DEFAULT_MAX_STEPS, **(limits or {})},
+        "runtime": runtime,
+        "recordings": shipped().for_lesson(lesson, root, runtime["maxSteps"]),
     }
+
+
+@lru_cache(maxsize=1)
+def shipped() -> recordings.Shipped:
+    """The built recordings, read once like the boot set."""
+    return recordings.Shipped()
 
 
 def page_config(lesson, lang: str, view: dict, *, embed: bool = False) -> dict:
@@ -162,7 +172,21 @@ def render(name: str, **context) -> str:
     lang = context["lang"]
     context.setdefault("t", messages()[lang])
     context.setdefault("early_script", assets.EARLY_SCRIPT)
+    shipped_runs = shown_recordings(context.get("runtime"), context.get("lesson"))
+    context.setdefault("preloads", module_graph.preloads(bool(shipped_runs)))
+    context.setdefault("recording_preloads", shipped_runs)
     return templates().get_template(name).render(**context)
+
+
+def shown_recordings(runtime: dict | None, lesson: dict | None) -> list[str]:
+    """The URLs of the shipped recordings of the presets the page shows (a Debug's first
+    need), preloaded from the document's head; the same URLs as page/shipped.js asks for."""
+    shipped = (runtime or {}).get("recordings")
+    if not shipped or not lesson:
+        return []
+    return [f"{shipped['url']}{quote(b['id'], safe='')}/{quote(b['scenario'], safe='')}.json"
+            f"?v={shipped['version']}"
+            for b in lesson["blocks"] if b["scenario"] in shipped["runs"].get(b["id"], ())]
 
 
 def lesson_api(lesson) -> dict:

@@ -14,10 +14,15 @@ def ready(page):
 
 
 def runs_child_tools(page):
-    """Run s06 child_tools: the lesson's output."""
+    """Run s06 child_tools in the worker (the page opened at LIVE): the lesson's output."""
     block = page.locator('[data-loopstep-block="s06/child_tools"]')
     block.locator('button[data-action="run"]').click()
     expect(block.locator('[data-role="output"]')).to_have_text("完成： 只读工具已选出\n")
+    expect(block).to_have_attribute("data-recording", "live")
+
+
+# every run recorded by the worker, none from the shipped recordings
+LIVE = "/lessons/s06?recording=live"
 
 
 @pytest.mark.allow_console_errors
@@ -58,7 +63,7 @@ def test_a_broken_fast_boot_set_falls_back_to_the_stock_boot(page, server_url):
     def corrupt(route):
         route.fulfill(status=200, body=b"not a zip", content_type="application/zip")
     page.route(f"**/{assets.BOOT_DIR.name}/**", corrupt)
-    page.goto(f"{server_url}/lessons/s06")
+    page.goto(f"{server_url}{LIVE}")
     runtime = ready(page)
     expect(runtime).to_have_attribute("data-boot", "stock")
     runs_child_tools(page)
@@ -78,7 +83,7 @@ def test_the_recorder_is_imported_precompiled(page, server_url):
 def test_the_recorder_comes_with_the_snapshot(page, server_url):
     """The snapshot has imported the recorder (scripts/build_boot.mjs, `make build`): a snapshot boot
     keeps it, as the page serves the sources it was imported from."""
-    page.goto(f"{server_url}/lessons/s06")
+    page.goto(f"{server_url}{LIVE}")
     runtime = ready(page)
     expect(runtime).to_have_attribute("data-boot", "snapshot")
     expect(runtime).to_have_attribute("data-recorder", "snapshot")
@@ -95,7 +100,7 @@ def test_a_module_changed_since_it_was_precompiled_runs_from_its_source(page, se
     def edited(route):
         route.fulfill(status=200, body=bundles.pack(files), content_type="application/octet-stream")
     page.route(f"**/py/bundles/{bundles.RUNTIME}", edited)
-    page.goto(f"{server_url}/lessons/s06")
+    page.goto(f"{server_url}{LIVE}")
     runtime = ready(page)
     expect(runtime).to_have_attribute("data-stale", f"/loopstep/runtime/{changed}")
     # nor is the recorder the snapshot imported from the unchanged source kept
@@ -107,7 +112,7 @@ def test_a_module_changed_since_it_was_precompiled_runs_from_its_source(page, se
 def test_without_the_precompiled_recorder_the_sources_are_compiled(page, server_url, body):
     page.route("**/static/pyc/**", lambda route: route.fulfill(
         status=404 if not body else 200, body=body, content_type="application/octet-stream"))
-    page.goto(f"{server_url}/lessons/s06")
+    page.goto(f"{server_url}{LIVE}")
     runtime = ready(page)
     expect(runtime).to_have_attribute("data-compiled", "0")
     runs_child_tools(page)

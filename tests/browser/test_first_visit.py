@@ -22,6 +22,12 @@ SNAPSHOT = BOOT_SET + "snapshot.bin"
 WASM = f"{assets.PYODIDE_URL}pyodide.asm.wasm"
 
 
+def live_url(server_url: str, site_kind: str) -> str:
+    """The lesson page recording every run in its worker (not from the shipped recordings):
+    these tests run what the worker they booted records."""
+    return lesson_url(server_url, site_kind) + "?recording=live"
+
+
 def first_visit(playwright_instance, url: str, route=None):
     """Open `url` in a fresh browser until the runtime is ready; yields (page, paths of
     every request made until then); `page.urls` has their whole URLs."""
@@ -52,38 +58,42 @@ def page_fetches(page) -> list[str]:
 
 def test_the_page_downloads_the_snapshot_and_the_worker_boots_from_it(
         playwright_instance, server_url, site_kind):
-    for page, requested in first_visit(playwright_instance, lesson_url(server_url, site_kind)):
+    for page, requested in first_visit(playwright_instance, live_url(server_url, site_kind)):
         runtime = page.locator('[data-role="runtime"]')
         expect(runtime).to_have_attribute("data-boot", "snapshot")
         assert {SNAPSHOT, WASM} <= set(page_fetches(page))
         assert requested.count(SNAPSHOT) == 1
         # the boot set is served as immutable: each of its URLs names the set's version
+        # (the shipped recordings in its recordings/ carry their lesson's version instead)
         versions = [parse_qs(urlsplit(u).query).get("v") for u in page.urls
-                    if urlsplit(u).path.startswith(BOOT_SET)]
+                    if urlsplit(u).path.startswith(BOOT_SET)
+                    and not urlsplit(u).path.startswith(BOOT_SET + "recordings/")]
         assert len(versions) >= 2 and all(v == [assets.BOOT_VERSION] for v in versions)
         sources = [p for p in requested if p.startswith("/py/")]
         assert sorted(sources) == ["/py/bundles/lessons/s06.bin", "/py/bundles/runtime.bin"]
         tools = block(page, "child_tools")
         tools.locator('button[data-action="run"]').click()
         expect(tools.locator('[data-role="output"]')).to_have_text("完成： 只读工具已选出\n")
+        expect(tools).to_have_attribute("data-recording", "live")
 
 
 def test_a_snapshot_that_does_not_arrive_leaves_the_trimmed_boot(
         playwright_instance, server_url, site_kind):
     missing = (lambda url: urlsplit(url).path == SNAPSHOT,
                lambda route: route.fulfill(status=404, body=b"gone"))
-    for page, requested in first_visit(playwright_instance, lesson_url(server_url, site_kind),
+    for page, requested in first_visit(playwright_instance, live_url(server_url, site_kind),
                                        missing):
         expect(page.locator('[data-role="runtime"]')).to_have_attribute("data-boot", "trimmed")
         assert requested.count(SNAPSHOT) == 1     # asked for once, by the page
         tools = block(page, "child_tools")
         tools.locator('button[data-action="run"]').click()
         expect(tools.locator('[data-role="output"]')).to_have_text("完成： 只读工具已选出\n")
+        expect(tools).to_have_attribute("data-recording", "live")
 
 
 def test_a_second_visit_boots_from_the_cached_snapshot_without_the_head_start(
         playwright_instance, server_url, site_kind):
-    for page, _ in first_visit(playwright_instance, lesson_url(server_url, site_kind)):
+    for page, _ in first_visit(playwright_instance, live_url(server_url, site_kind)):
         page.reload()
         runtime = page.locator('[data-role="runtime"]')
         expect(runtime).to_have_attribute("data-state", "ready", timeout=120_000)
@@ -92,3 +102,4 @@ def test_a_second_visit_boots_from_the_cached_snapshot_without_the_head_start(
         tools = block(page, "child_tools")
         tools.locator('button[data-action="run"]').click()
         expect(tools.locator('[data-role="output"]')).to_have_text("完成： 只读工具已选出\n")
+        expect(tools).to_have_attribute("data-recording", "live")

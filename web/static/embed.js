@@ -1,6 +1,7 @@
 // Embeds loopstep blocks in any page:
 //   <script type="module" src="(the loopstep site)/static/embed.js"></script>
 //   <div data-loopstep="s06/run_subagent" data-scenario="limit" data-lang="en"></div>
+// (data-runtime="lazy": the block's Python runtime boots only when a run needs it)
 // Each div gets an iframe of /embed/<lesson>/<block id>/ that sizes itself to its
 // content; the block's loopstep:pause and loopstep:finish events are re-dispatched
 // on the div as bubbling CustomEvents. The iframe's URL names this page's origin
@@ -11,11 +12,12 @@ const SITE = new URL("../", import.meta.url);
 const FORWARDED = new Set(["loopstep:pause", "loopstep:finish"]);
 const frames = new Map(); // contentWindow -> host div
 
-function embedUrl(target, scenario, lang) {
+function embedUrl(target, scenario, lang, runtime) {
   const [lesson, symbol] = target.split("/");
   const url = new URL(`embed/${encodeURIComponent(lesson)}/${encodeURIComponent(symbol)}/`
     + (lang === "en" ? "en/" : ""), SITE);
   if (scenario) url.searchParams.set("scenario", scenario);
+  if (runtime === "lazy") url.searchParams.set("runtime", "lazy");
   // the host page's origin, for browsers that cannot tell the frame (embed-bridge.js)
   if (location.origin && location.origin !== "null") url.searchParams.set("origin", location.origin);
   return url;
@@ -30,7 +32,7 @@ function mount(host) {
   }
   host.dataset.loopstepMounted = "true";
   const frame = document.createElement("iframe");
-  frame.src = embedUrl(target, host.dataset.scenario, host.dataset.lang).href;
+  frame.src = embedUrl(target, host.dataset.scenario, host.dataset.lang, host.dataset.runtime).href;
   frame.title = host.dataset.title || `loopstep ${target}`;
   frame.loading = host.dataset.loading === "lazy" ? "lazy" : "eager";
   frame.setAttribute("scrolling", "no");

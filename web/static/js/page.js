@@ -3,12 +3,13 @@
 
 import { SEL, EVENTS } from "./selectors.js";
 import { Messages } from "./page/messages.js";
-import { sharedClient } from "./boot/runtime-client.js";
+import { sharedClient, runtimeConfig } from "./boot/runtime-client.js";
 import { RuntimeStatus } from "./boot/runtime-status.js";
 import { Block } from "./page/block.js";
 import { installKeys } from "./page/keys.js";
 import * as urlState from "./page/url-state.js";
 import { installAnnouncer } from "./page/announce.js";
+import { prefetch } from "./page/block-runs.js";
 
 const URL_WRITE_DELAY_MS = 120;
 
@@ -80,12 +81,25 @@ class Page {
       const block = this.blockOf(event.target);
       if (block) this.lastUsed = block;
     });
-    if (this.blocks.length) this.client.boot();
+    if (this.blocks.length) this.bootRuntime();
     applyScenarioQuery(this);
     this.restore();
     document.dispatchEvent(new CustomEvent(EVENTS.init, {
       detail: { blocks: this.blocks.map((b) => b.id) },
     }));
+    // each block's shown preset from the shipped recordings, once the page has settled
+    setTimeout(() => this.blocks.forEach(prefetch));
+  }
+
+  /** Boot the runtime now; with shipped recordings once the page is interactive (its
+   * load event), at low priority; with `data-runtime="lazy"` on first need only. */
+  bootRuntime() {
+    if (document.documentElement.dataset.runtime === "lazy") return;
+    if (!runtimeConfig()?.recordings || document.readyState === "complete") {
+      this.client.boot();
+      return;
+    }
+    window.addEventListener("load", () => setTimeout(() => this.client.boot()), { once: true });
   }
 
   blockOf(node) {

@@ -1,6 +1,10 @@
 // A block's recorded runs: the traces of all the page's blocks under one memory budget
 // (model/trace-cache.js) and their replay (model/replay.js), both imported with the first
 // recording, off the page's path to ready. A run is shown only once one has arrived.
+// A preset's run without questions comes from the shipped recordings (shipped.js) when the
+// page has them, else it is recorded live; `trace.recording` says which ("shipped"|"live").
+
+import { sharedShipped } from "./shipped.js";
 
 const pageTraces = { cache: null, loading: null };
 const traceCache = () => {
@@ -24,15 +28,30 @@ export async function traceOf(block, scenario, fork = null) {
   const cache = traceCache(); // imported while the trace is recorded
   const replaying = replayModule();
   const custom = scenario === block.config.customScenario;
-  const trace = await block.client.record({
-    lesson: block.lesson, block: block.name, scenario,
-    maxSteps: block.client.maxSteps, // the page config's runtime.maxSteps
-    questions: block.questions.request(block.breakpoints) ?? undefined,
-    ...(custom ? { setup: block.customSetup } : {}),
-    ...(fork ? { fork: { call: fork.call, value: JSON.parse(fork.text) } } : {}),
-  });
+  const questions = block.questions.request(block.breakpoints);
+  let trace = custom || questions || fork ? null : await sharedShipped().trace(block.name, scenario);
+  if (trace) trace.recording = "shipped";
+  else {
+    trace = await block.client.record({
+      lesson: block.lesson, block: block.name, scenario,
+      maxSteps: block.client.maxSteps, // the page config's runtime.maxSteps
+      questions: questions ?? undefined,
+      ...(custom ? { setup: block.customSetup } : {}),
+      ...(fork ? { fork: { call: fork.call, value: JSON.parse(fork.text) } } : {}),
+    });
+    trace.recording = "live";
+  }
   await replaying;
   return (await cache).set(key, trace);
+}
+
+/** Get ready for `block`'s Debug while the page is idle: its shown preset's shipped
+ * recording and the modules that keep and replay a trace, fetched at a low priority. */
+export function prefetch(block) {
+  if (block.questions.request(block.breakpoints)) return;
+  sharedShipped().prefetch(block.name, block.scenario);
+  traceCache().catch(() => {});
+  replayModule().catch(() => {});
 }
 
 /** The cached trace under `key`, if the cache has it. */

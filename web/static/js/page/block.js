@@ -194,6 +194,9 @@ export class Block {
 
   showRun(trace) {
     this.trace = trace;
+    // where the run shown came from: "shipped" (the build's recording) or "live"
+    if (trace?.recording) this.root.dataset.recording = trace.recording;
+    else delete this.root.dataset.recording;
     this.holdTrace("shown", trace); // never dropped from the cache while shown
     this.replay = trace ? runs.replayOf(trace) : null;
     this.events.show(trace);
@@ -300,6 +303,7 @@ export class Block {
     this.runToken++;
     this.index = null;
     this.trace = null;
+    delete this.root.dataset.recording;
     this.holdTrace("shown", null);
     this.replay = null;
     this.hits = [];

@@ -1,0 +1,118 @@
+// Record every block × preset of the bundled lessons as the page's worker would
+// (web/static/js/worker.js): the vendored Pyodide booted from the boot set's memory
+// snapshot by the page's own boot code (web/static/js/boot/boot.js), the recorder's and
+// the lesson's files written where the worker writes them, the same recursion limit, step
+// limit and roots. Writes <bootDir>/recordings/ (web/recordings.py describes it):
+// <lesson>/<block>/<preset>.json (+ .br/.gz) and index.json.
+//
+//   node scripts/build_recordings.mjs --config CONFIG.json
+// CONFIG.json (scripts/build.py): {"pyodideDir", "bootDir", "runtimeDir", "runtimeModules",
+// "recordings": {"dir", "format", "runtime", "maxSteps", "worker": worker.js's path,
+//                "lessons": [{"id", "files": {"lessons/REL": abs path}, "digest",
+//                             "runs": {block: [preset, …]}}]}}
+import { createHash } from "node:crypto";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.dirname(HERE);
+const configAt = process.argv.indexOf("--config") + 1;
+if (configAt === 0 || !process.argv[configAt]) {
+  console.error("usage: node scripts/build_recordings.mjs --config CONFIG.json");
+  process.exit(2);
+}
+const CONFIG = JSON.parse(readFileSync(process.argv[configAt], "utf8"));
+const JOB = CONFIG.recordings;
+const INDEX = CONFIG.pyodideDir.replace(/\/?$/, "/");
+const BOOT = CONFIG.bootDir.replace(/\/?$/, "/");
+const WORKER_ROOT = "/loopstep"; // web/page_data.py WORKER_ROOT
+// the worker's own limit, read from its one source
+const limit = /const RECURSION_LIMIT = (\d+);/.exec(readFileSync(JOB.worker, "utf8"));
+if (!limit) throw new Error(`no RECURSION_LIMIT in ${JOB.worker}`);
+const RECURSION_LIMIT = Number(limit[1]);
+
+const sha256 = (data) => createHash("sha256").update(data).digest("hex");
+
+function write(pyodide, files) {
+  for (const { path: where, bytes } of files) {
+    const target = `${WORKER_ROOT}/${where}`;
+    pyodide.FS.mkdirTree(target.slice(0, target.lastIndexOf("/")));
+    pyodide.FS.writeFile(target, bytes);
+  }
+}
+
+async function boot() {
+  const { bootPyodide } = await import(pathToFileURL(path.join(ROOT, "web/static/js/boot/boot.js")).href);
+  const { settleRecorder } = await import(
+    pathToFileURL(path.join(ROOT, "web/static/js/boot/snapshot-runtime.js")).href);
+  const module = await import(pathToFileURL(INDEX + "pyodide.mjs").href);
+  const booted = await bootPyodide(module, {
+    indexURL: INDEX, bootURL: BOOT, snapshot: true, stdout: () => {}, stderr: () => {},
+    readBytes: async (p) => readFileSync(p),
+    loadStockSync: () => readFileSync(INDEX + "python_stdlib.zip"),
+    loaderFor: (url) => () => readFileSync(url),
+  });
+  const runtime = CONFIG.runtimeModules.map((rel) => ({
+    path: `runtime/${rel}`, bytes: new Uint8Array(readFileSync(path.join(CONFIG.runtimeDir, rel))),
+  }));
+  write(booted.pyodide, runtime);
+  const recorder = await settleRecorder(booted.pyodide, booted.recorder, runtime, WORKER_ROOT);
+  return { pyodide: booted.pyodide, path: booted.path, recorder };
+}
+
+async function main() {
+  const started = Date.now();
+  const { pyodide, path: took, recorder } = await boot();
+  pyodide.globals.set("SYS_PATH", WORKER_ROOT);
+  pyodide.globals.set("RECURSION_LIMIT", RECURSION_LIMIT);
+  const record = pyodide.runPython(`
+import sys
+if SYS_PATH not in sys.path:
+    sys.path.insert(0, SYS_PATH)
+from runtime import recorder
+
+def _record(lesson, block, scenario, roots, max_steps):
+    sys.setrecursionlimit(RECURSION_LIMIT)
+    return recorder.record_packed(lesson, block, scenario, roots=list(roots),
+                                  max_steps=int(max_steps))
+_record
+`);
+  const out = `${JOB.dir}.building`;
+  rmSync(out, { recursive: true, force: true });
+  const written = [];
+  const lessons = {};
+  for (const lesson of JOB.lessons) {
+    write(pyodide, Object.entries(lesson.files).map(([where, abs]) => ({
+      path: where, bytes: new Uint8Array(readFileSync(abs)),
+    })));
+    const version = createHash("sha256");
+    for (const [block, presets] of Object.entries(lesson.runs)) {
+      for (const preset of presets) {
+        const roots = pyodide.toPy([`${WORKER_ROOT}/lessons`]);
+        const packed = record(lesson.id, block, preset, roots, JOB.maxSteps);
+        roots.destroy();
+        const rel = `${lesson.id}/${block}/${preset}.json`;
+        mkdirSync(path.dirname(path.join(out, rel)), { recursive: true });
+        writeFileSync(path.join(out, rel), packed);
+        version.update(`${rel}\0${sha256(packed)}\n`);
+        written.push(rel);
+      }
+    }
+    lessons[lesson.id] = { files: lesson.digest, version: version.digest("hex").slice(0, 16),
+      runs: lesson.runs };
+  }
+  const done = spawnSync(process.execPath, [path.join(HERE, "precompress.mjs"), ...written],
+    { cwd: out, stdio: "inherit" });
+  if (done.status !== 0) throw new Error("precompress failed");
+  writeFileSync(path.join(out, "index.json"), JSON.stringify({
+    format: JOB.format, runtime: JOB.runtime, maxSteps: JOB.maxSteps, lessons,
+  }, null, 1) + "\n");
+  rmSync(JOB.dir, { recursive: true, force: true });
+  renameSync(out, JOB.dir);
+  console.log(`recorded ${written.length} block × preset runs (boot path ${took}, recorder ` +
+    `${recorder}) into ${JOB.dir} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+await main();
