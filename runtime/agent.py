@@ -162,6 +162,8 @@ class Capture:
                 self.contents[id(source)] = (source, record["response"])
         else:
             record["result"], record["error"] = parts.tool_result(value)
+            record["returned"] = parts.data(value)
+            record["cut"] = not parts.exact(value, record["returned"])
 
     def on_unwind(self, frame, exc):
         record = self.pending.pop(frame, None)
@@ -254,7 +256,8 @@ class Capture:
                 tool_input = next(iter(arguments.values()))
         record = {"step": self._step(), "ret": None, "name": name,
                   "id": None if ident is None else parts.text_of(ident),
-                  "input": parts.data(tool_input), "result": None, "error": False}
+                  "input": parts.data(tool_input), "result": None, "error": False,
+                  "returned": None, "cut": False}
         self.tool_calls.append(record)
         return record
 
