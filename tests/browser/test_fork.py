@@ -163,16 +163,48 @@ def test_a_tool_result_forked(page, server_url, site_kind):
     expect(b.locator('[data-role="fork-error"]')).to_be_hidden()
 
 
+@pytest.mark.parametrize("call", ["tool:1", "model:1"])
+def test_a_fork_run_unchanged_reproduces_the_run(page, server_url, site_kind, call):
+    # s06's tool stub returns {"result": …, "warnings": […]}: the editor starts from that
+    # whole value, not from the result's text the panel shows
+    open_lesson(page, server_url, site_kind)
+    b = block(page, "run_subagent")
+    wait_ready(b)
+    run_to_end(b)
+    where = '[data-part][data-kind="tool_result"]' if call.startswith("tool") else \
+        '[data-role="response"]'
+    if call == "model:1":
+        slide_to(b.locator('input[data-role="timeline"]'),
+                 record("s06", "run_subagent", "normal")["agent"]["calls"][0]["ret"])
+        expect(b.locator('[data-role="status"]')).to_contain_text("第 1 / 3")
+    editor, _ = open_fork(b, call, where)
+    value = json.loads(editor_text(b))
+    if call == "tool:1":
+        assert value["result"]["content"] == "print(6 * 7)" and value["warnings"] == []
+    press(editor, "run-fork")
+    comparison = b.locator('[data-role="comparison"]')
+    expect(comparison.locator(".comparison-title")).to_contain_text(f"分叉 {call}",
+                                                                      timeout=BOOT_TIMEOUT)
+    expect(comparison.locator(".comparison-same")).to_be_visible()
+    expect(comparison.locator('[data-role="divergence"]')).to_have_count(0)
+    expect(b.locator('[data-role="fork-error"]')).to_be_hidden()
+    # the editor's value, run here, gives the very same trace: steps, output and result
+    original = record("s06", "run_subagent", "normal")
+    forked = record("s06", "run_subagent", "normal", fork={"call": call, "value": value})
+    assert forked["fork"]["applied"]
+    assert {k: v for k, v in forked.items() if k != "fork"} == original
+
+
 def test_a_tool_value_the_code_cannot_use_shows_the_runs_error(page, server_url, site_kind):
-    # s06's tool stub returns {"result": …, "warnings": […]}; the panel shows its result's
-    # text, and a fork answering that text alone fails in the lesson's code
+    # s06's tool stub returns {"result": …, "warnings": […]}: a fork answering the
+    # result's text alone fails in the lesson's code
     open_lesson(page, server_url, site_kind)
     b = block(page, "run_subagent")
     wait_ready(b)
     run_to_end(b)
     result = '[data-part][data-kind="tool_result"]'
     editor, text_box = open_fork(b, "tool:1", result)
-    assert json.loads(editor_text(b)) == "print(6 * 7)"
+    type_fork(b, text_box, '"print(6 * 7)"')
     press(editor, "run-fork")
     error = b.locator('[data-role="fork-error"]')
     expect(error).to_contain_text("TypeError: string indices must be integers", timeout=BOOT_TIMEOUT)
