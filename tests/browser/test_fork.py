@@ -210,3 +210,38 @@ def test_a_tool_value_the_code_cannot_use_shows_the_runs_error(page, server_url,
     expect(error).to_contain_text("TypeError: string indices must be integers", timeout=BOOT_TIMEOUT)
     expect(b.locator('[data-role="comparison"] .comparison-title')).to_contain_text("分叉 tool:1")
     expect(text_box).to_have_text('"print(6 * 7)"')
+
+
+def run_changed_fork(b):
+    editor, text_box = open_fork(b, "model:2", '[data-role="response"]')
+    type_fork(b, text_box, CHANGED)
+    press(editor, "run-fork")
+    expect(b.locator('[data-role="comparison"] .comparison-title')).to_contain_text(
+        "分叉 model:2", timeout=BOOT_TIMEOUT)
+    expect(b.page).to_have_url(re.compile(r"[#&]fork=model%3A2~"), timeout=BOOT_TIMEOUT)
+    return editor
+
+
+def expect_fork_dropped(b, editor):
+    expect(editor).to_be_hidden()
+    expect(b.locator('[data-role="comparison"]')).to_be_hidden()
+    expect(b.page).not_to_have_url(re.compile(r"fork="))
+
+
+def test_a_scenario_switch_and_reset_drop_the_fork(page, server_url, site_kind):
+    b, _ = s06_at_model_call_2_returned(page, server_url, site_kind)
+    editor = run_changed_fork(b)
+    select_scenario(b, "limit")
+    expect_fork_dropped(b, editor)
+    expect(page).to_have_url(re.compile(r"[#&]s=limit"))
+
+    select_scenario(b, "normal")
+    run_to_end(b)
+    slide_to(b.locator('input[data-role="timeline"]'),
+             record("s06", "run_subagent", "normal")["agent"]["calls"][1]["ret"])
+    editor = run_changed_fork(b)
+    press(b, "reset")
+    expect_fork_dropped(b, editor)
+    page.reload()
+    wait_ready(b)
+    expect(b.locator('[data-role="fork-editor"]')).to_have_count(0)

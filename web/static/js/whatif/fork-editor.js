@@ -71,6 +71,15 @@ export class ForkEditor {
     return editor;
   }
 
+  /** Hidden, its run (if one is on its way) ignored: the fork was dropped. */
+  close() {
+    this.token++;
+    this.call = null;
+    this.cutText = null;
+    this.panel.hidden = true;
+    this.showError(null);
+  }
+
   cutNote() {
     return this.messages.format("fork_cut", { call: this.call });
   }
@@ -97,7 +106,9 @@ export class ForkEditor {
     this.showError(null);
     const token = ++this.token;
     const block = this.block;
-    block.urlFork = await encodeFork(call, text);
+    const encoded = await encodeFork(call, text);
+    if (token !== this.token) return false;   // dropped meanwhile
+    block.urlFork = encoded;
     block.onChange?.(block);
     const scenario = block.scenario;
     let failure = null;
