@@ -89,6 +89,7 @@ class Capture:
         self.calls = []
         self.tool_calls = []
         self.early = None             # (namespace, rewatch) while the setup and modules run
+        self.fork = None              # the run's Fork (forks.py), installed as names are found
         self.origins = Origins(builder)   # where messages came from (agent_origins.py)
 
     # -- set-up ------------------------------------------------------------------
@@ -126,6 +127,8 @@ class Capture:
         strict, self.strict = self.strict, False
         try:
             codes = self.resolve(namespace)
+            if self.fork is not None:
+                codes = self.fork.install(self, namespace, early=True)
         finally:
             self.strict = strict
         if codes != known:
