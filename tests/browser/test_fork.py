@@ -4,8 +4,10 @@ Chromium, served or exported. The expected divergence comes from the runs record
 CPython (the same steps as the page's Python records for these blocks)."""
 from __future__ import annotations
 
+import base64
 import json
 import re
+import zlib
 
 import pytest
 from playwright.sync_api import expect
@@ -14,6 +16,7 @@ from axe_audit import assert_no_violations
 
 from page_helpers import (BOOT_TIMEOUT, block, open_lesson, press, run_to_end,
                           select_scenario, slide_to, wait_ready)
+from runtime.catalog import CUSTOM, load_lesson
 from runtime.recorder import record
 
 CHANGED = '{"stop_reason": "end_turn", "content": [{"type": "text", "text": "改答"}]}'
@@ -245,3 +248,41 @@ def test_a_scenario_switch_and_reset_drop_the_fork(page, server_url, site_kind):
     page.reload()
     wait_ready(b)
     expect(b.locator('[data-role="fork-editor"]')).to_have_count(0)
+
+
+def custom_fragment(text: str) -> str:
+    """A custom setup as the URL carries it (whatif/setup-url.js: deflate-raw, base64url)."""
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
+    data = deflate.compress(text.encode("utf-8")) + deflate.flush()
+    return base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")
+
+
+def test_a_tool_value_cut_when_recorded_is_said_and_not_run_unchanged(
+        page, server_url, site_kind):
+    # the tool stub returns a warning longer than a recorded text may be
+    setup = load_lesson("s06").setup_text("normal")
+    assert setup.count('"warnings":[]') == 1
+    setup = setup.replace('"warnings":[]', '"warnings":["长" * 3000]')
+    open_lesson(page, server_url, site_kind,
+                hash=f"#b=run_subagent&s=custom&custom={custom_fragment(setup)}")
+    b = block(page, "run_subagent")
+    expect(b).to_have_attribute("data-scenario", "custom", timeout=BOOT_TIMEOUT)
+    wait_ready(b)
+    run_to_end(b)
+    editor, text_box = open_fork(b, "tool:1", '[data-part][data-kind="tool_result"]')
+    error = b.locator('[data-role="fork-error"]')
+    expect(error).to_contain_text("tool:1 的返回值记录时被截断")
+    tool = record("s06", "run_subagent", CUSTOM, setup=setup)["agent"]["tools"][0]
+    assert tool["cut"] and tool["returned"]["warnings"][0].endswith("…")
+    value = tool["returned"]
+    expect(text_box).to_contain_text('"tool_use_id": "child_0"')
+    press(editor, "run-fork")                       # unchanged: not run
+    expect(error).to_contain_text("截断")
+    expect(b.locator('[data-role="comparison"]')).to_be_hidden()
+    expect(page).not_to_have_url(re.compile(r"fork="))
+    value["warnings"] = []                         # edited: it runs
+    type_fork(b, text_box, json.dumps(value, ensure_ascii=False))
+    press(editor, "run-fork")
+    expect(b.locator('[data-role="comparison"] .comparison-title')).to_contain_text(
+        "分叉 tool:1", timeout=BOOT_TIMEOUT)
+    expect(error).to_be_hidden()
