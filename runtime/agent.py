@@ -89,6 +89,7 @@ class Capture:
         self.calls = []
         self.tool_calls = []
         self.early = None             # (namespace, rewatch) while the setup and modules run
+        self.fork = None              # the run's Fork (forks.py), installed as names are found
         self.origins = Origins(builder)   # where messages came from (agent_origins.py)
 
     # -- set-up ------------------------------------------------------------------
@@ -126,6 +127,8 @@ class Capture:
         strict, self.strict = self.strict, False
         try:
             codes = self.resolve(namespace)
+            if self.fork is not None:
+                codes = self.fork.install(self, namespace, early=True)
         finally:
             self.strict = strict
         if codes != known:
@@ -162,6 +165,8 @@ class Capture:
                 self.contents[id(source)] = (source, record["response"])
         else:
             record["result"], record["error"] = parts.tool_result(value)
+            record["returned"] = parts.data(value)
+            record["cut"] = not parts.exact(value, record["returned"])
 
     def on_unwind(self, frame, exc):
         record = self.pending.pop(frame, None)
@@ -254,7 +259,8 @@ class Capture:
                 tool_input = next(iter(arguments.values()))
         record = {"step": self._step(), "ret": None, "name": name,
                   "id": None if ident is None else parts.text_of(ident),
-                  "input": parts.data(tool_input), "result": None, "error": False}
+                  "input": parts.data(tool_input), "result": None, "error": False,
+                  "returned": None, "cut": False}
         self.tool_calls.append(record)
         return record
 

@@ -69,6 +69,26 @@ def data(value, depth=1):
     return _leaf_text(value)
 
 
+_JSON_LEAVES = (str, int, float, bool, type(None))
+
+
+def exact(value, recorded):
+    """Whether ``recorded`` (``data(value)``) is ``value`` itself: plain JSON types all
+    the way down (no tuple, object or non-text key) and nothing cut by the bounds."""
+    kind = type(value)
+    if kind in _JSON_LEAVES:
+        return type(recorded) is kind and recorded == value and (
+            kind is not float or value == value)
+    if kind is dict:
+        return type(recorded) is dict and len(recorded) == len(value) and all(
+            type(k) is str and k in recorded and exact(v, recorded[k])
+            for k, v in dict.items(value))
+    if kind is list:
+        return type(recorded) is list and len(recorded) == len(value) and all(
+            exact(v, r) for v, r in zip(value, recorded))
+    return False
+
+
 def content(value):
     """A message's (or a tool result's) content: its text, or its parts."""
     if isinstance(value, str):

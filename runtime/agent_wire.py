@@ -7,7 +7,7 @@ the pool indices of the new ones:
     "agent": {"conversations": [[DEPTH, PARENT], …],
               "messages": [MESSAGE, …],
               "calls": [[CONVERSATION, STEP, RET, SHARED, [NEW, …], STOP, RESPONSE, ERROR], …],
-              "tools": [[STEP, RET, NAME, ID, INPUT, RESULT, ERROR], …],
+              "tools": [[STEP, RET, NAME, ID, INPUT, RESULT, ERROR, RETURNED, CUT], …],
               "added": [STEP | None, …], "changed": [STEP | None, …]}   # as in the dict form
 
 ``unpack(pack(agent)) == agent`` for every ``agent`` the recorder makes.
@@ -21,8 +21,8 @@ def pack(agent):
         shared = len(ids) - call["new"]
         calls.append([call["conversation"], call["step"], call["ret"], shared, ids[shared:],
                       call["stop_reason"], call["response"], call["error"]])
-    tools = [[t["step"], t["ret"], t["name"], t["id"], t["input"], t["result"], int(t["error"])]
-             for t in agent["tools"]]
+    tools = [[t["step"], t["ret"], t["name"], t["id"], t["input"], t["result"], int(t["error"]),
+              t["returned"], int(t["cut"])] for t in agent["tools"]]
     return {"conversations": [[c["depth"], c["parent"]] for c in agent["conversations"]],
             "messages": agent["messages"], "calls": calls, "tools": tools,
             "added": agent["added"], "changed": agent["changed"]}
@@ -38,7 +38,8 @@ def unpack(packed):
                       "new": len(new), "stop_reason": stop, "response": response,
                       "error": error})
     tools = [{"step": s, "ret": r, "name": n, "id": i, "input": d, "result": res,
-              "error": bool(e)} for s, r, n, i, d, res, e in packed["tools"]]
+              "error": bool(e), "returned": value, "cut": bool(c)}
+             for s, r, n, i, d, res, e, value, c in packed["tools"]]
     return {"conversations": [{"depth": d, "parent": p} for d, p in packed["conversations"]],
             "messages": packed["messages"], "calls": calls, "tools": tools,
             "added": packed["added"], "changed": packed["changed"]}

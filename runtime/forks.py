@@ -45,6 +45,7 @@ class Fork:
         self.keep = set()         # the stand-in clients' codes: they ask ``answer`` themselves
         self.applied = False
         self._undo = []
+        self._made = set()        # the dispatchers' codes (an installed function is skipped)
 
     @property
     def call(self):
@@ -85,9 +86,11 @@ class Fork:
         self.applied = True
         return (copy.deepcopy(self.value),)
 
-    def install(self, capture, namespace):
+    def install(self, capture, namespace, early=False):
         """Point the declared functions of the forked kind at dispatchers; return the
-        codes the backend watches from now on."""
+        codes the backend watches from now on. Called again for the functions found
+        since (``early``: while the modules run, at each stand-in model call, so a
+        module's own REPL has its calls forked too; a closure is refused only after)."""
         self.capture, keep = capture, self.keep
         table = capture.model if self.kind == "model" else capture.tools
         names = capture.spec.model if self.kind == "model" else capture.spec.tools
@@ -100,13 +103,16 @@ class Fork:
             for member in members:
                 function = getattr(member, "__func__", member)
                 code = _code(member)
-                if code in keep or code not in table or \
+                if code in keep or code in self._made or code not in table or \
                         not isinstance(function, types.FunctionType) or \
                         function.__code__ is not code:
                     continue
                 if code.co_freevars:
+                    if early:
+                        continue
                     raise ForkError(f"{dotted} is a closure: a fork cannot answer for it")
                 dispatcher = self._dispatcher(function)
+                self._made.add(dispatcher)
                 table[dispatcher] = table[code]
                 function.__code__ = dispatcher
                 self._undo.append((function, code))
@@ -118,6 +124,7 @@ class Fork:
         for function, code in reversed(self._undo):
             function.__code__ = code
         self._undo.clear()
+        self._made.clear()
 
     def _dispatcher(self, function):
         code = function.__code__

@@ -221,6 +221,7 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, ques
         if capture is None:
             raise ForkError(f"block {block!r} makes no model call and no tool call to fork")
         fork.capture, fork.keep = capture, set(stand_in_calls)
+        capture.fork = fork
         run.fork = fork if fork.kind == "model" else None
 
     saved_lines = {p.path: linecache.cache.get(p.path) for p in programs}

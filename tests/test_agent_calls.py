@@ -188,3 +188,16 @@ def test_bundled_lessons_declare_their_agent_boundary():
     assert lessons["s06"].agent.model == ("ask",)
     assert lessons["lcc-s06"].agent.model == ("client.messages.create",)
     assert all(lessons[name].agent for name in ("s01", "s06-recursive"))
+
+
+def test_what_a_tool_returned_is_kept_as_json_and_a_bounded_one_is_marked_cut(tmp_path):
+    trace = record("a", "loop", "normal", roots=lesson(tmp_path))
+    assert [(t["returned"], t["cut"]) for t in trace["agent"]["tools"]] == [
+        ("seen", False), (None, False)]                 # the second call raised
+    exact = [None, True, 3, 2.5, "长", [1, {"a": [None]}], {"k": {"result": "x"}}]
+    for value in exact:
+        assert agent_parts.exact(value, agent_parts.data(value)), value
+    cut = ["x" * 3000, list(range(500)), {"a": {"b": {"c": {"d": {"e": 1}}}}}, (1, 2),
+           {1: "a"}, float("nan"), 2 ** 60, object(), {"s": {1, 2}}]
+    for value in cut:
+        assert not agent_parts.exact(value, agent_parts.data(value)), value

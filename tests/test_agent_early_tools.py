@@ -87,3 +87,22 @@ def test_the_whole_file_block_records_its_module_level_tool_calls(lessons):
     assert names == ["shout", "shout"]
     tool_steps = [trace["steps"][t["step"]] for t in trace["agent"]["tools"]]
     assert {s["fn"] for s in tool_steps} <= {"<module>", "turn", "<lambda>", "shout"}
+
+
+@pytest.mark.parametrize("block", [("repl_tools", "turn"), ("repl_whole", "file")])
+def test_a_tool_call_the_module_makes_is_forked(lessons, block):
+    # the REPL calls the tools while the module runs: the fork is installed as soon as
+    # the handlers are found (at the stand-in model call before), not after the module
+    forked = record(*block, "normal", roots=lessons, fork={"call": "tool:1", "value": "改"})
+    assert forked["fork"] == {"call": "tool:1", "applied": True}
+    assert forked["stdout"] == "> !hi\n改\n> there\nplain there\n> !bye\nBYE\n> "
+    assert [t["result"] for t in forked["agent"]["tools"]] == ["改", "BYE"]
+    later = record(*block, "normal", roots=lessons, fork={"call": "tool:2", "value": "后"})
+    assert later["fork"]["applied"] and later["stdout"].endswith("> !bye\n后\n> ")
+
+
+def test_a_model_call_the_module_makes_is_forked(lessons):
+    value = {"content": [{"type": "text", "text": "答"}], "stop_reason": "end_turn"}
+    forked = record("repl_tools", "turn", "normal", roots=lessons,
+                    fork={"call": "model:2", "value": value})
+    assert forked["fork"]["applied"] and "> there\n答\n" in forked["stdout"]

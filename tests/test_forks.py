@@ -176,3 +176,19 @@ def test_cli_fork(tmp_path, capsys):
     assert cli.main(["trace", "s06/run_subagent", "--fork", f"model:2={path}"]) == 2
     assert "not JSON" in capsys.readouterr().err
     assert cli.main(["trace", "s06/run_subagent", "--fork", "model:2"]) == 2
+
+
+def test_a_tool_call_forked_with_what_it_returned_reproduces_the_run():
+    original = run()
+    for k, tool in enumerate(original["agent"]["tools"], 1):
+        assert not tool["cut"] and tool["returned"]["result"]["content"] == tool["result"]
+        forked = run({"call": f"tool:{k}", "value": tool["returned"]})
+        assert forked["fork"] == {"call": f"tool:{k}", "applied": True}
+        assert forked["stdout"].count("ran execute_hooked") == original["stdout"].count(
+            "ran execute_hooked") - 1
+        assert forked["result"] == original["result"]
+        # the same steps; only the stub's own print is missing from the output
+        without_out = lambda steps: [{**s, "out": None} for s in steps]  # noqa: E731
+        assert without_out(forked["steps"]) == without_out(original["steps"])
+        assert forked["stdout"].replace("ran execute_hooked\n", "") == \
+            original["stdout"].replace("ran execute_hooked\n", "")

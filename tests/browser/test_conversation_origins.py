@@ -60,7 +60,7 @@ def test_s06_third_call_origins_of_the_42_result_and_the_answer_before_it(page, 
     result = conversation(b).locator('[data-message] [data-part][data-kind="tool_result"]').nth(1)
     expect(result.locator("pre")).to_have_text("42")
     origin = result.locator('button[data-action="part-origin"]')
-    expect(origin).to_have_attribute("aria-label", "工具执行：跳到产生这个结果的那次工具执行")
+    expect(origin).to_have_attribute("aria-label", "工具执行：跳到产生 read_file 的结果（child_1）的那次工具执行")
     activate(page, origin)
     expect(timeline(b)).to_have_value(str(tools[1]))
     expect(marks(b, "tool").nth(1)).to_have_attribute("data-step", str(tools[1]))
@@ -143,3 +143,26 @@ def test_a_list_changed_after_it_was_sent_shows_the_step_that_changed_it(fixture
     expect(conversation(chat).locator('[data-role="changed-after-send"]')).to_be_hidden()
     marks(chat, "model").nth(0).click()
     expect(conversation(chat).locator('[data-role="changed-after-send"]')).to_be_visible()
+
+
+def test_each_origin_button_names_its_message_or_tool_result(page, server_url, site_kind):
+    open_lesson(page, server_url, site_kind)
+    b = block(page, "run_subagent")
+    at_call(b, 3, 3)
+    messages = conversation(b).locator("[data-message]")
+    count = messages.count()
+    assert count >= 5
+    labels = conversation(b).locator('button[data-action="message-origin"]').evaluate_all(
+        "bs => bs.map(b => b.getAttribute('aria-label'))")
+    authors = ["用户" if a == "user" else "模型" for a in
+               messages.evaluate_all("ms => ms.map(m => m.dataset.author)")]
+    assert labels == [f"来源：跳到第 {n} 条消息（{author}）的来源步骤"
+                      for n, author in enumerate(authors, 1)]
+    parts = conversation(b).locator('button[data-action="part-origin"]').evaluate_all(
+        "bs => bs.map(b => b.getAttribute('aria-label'))")
+    assert parts == [f"工具执行：跳到产生 read_file 的结果（child_{k}）的那次工具执行" for k in (0, 1)]
+    # an earlier call shows fewer messages: the labels follow the call shown
+    marks(b, "model").nth(0).click()
+    expect(messages).to_have_count(1)
+    expect(messages.locator('button[data-action="message-origin"]')).to_have_attribute(
+        "aria-label", "来源：跳到第 1 条消息（用户）的来源步骤")

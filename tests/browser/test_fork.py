@@ -4,8 +4,10 @@ Chromium, served or exported. The expected divergence comes from the runs record
 CPython (the same steps as the page's Python records for these blocks)."""
 from __future__ import annotations
 
+import base64
 import json
 import re
+import zlib
 
 import pytest
 from playwright.sync_api import expect
@@ -14,6 +16,7 @@ from axe_audit import assert_no_violations
 
 from page_helpers import (BOOT_TIMEOUT, block, open_lesson, press, run_to_end,
                           select_scenario, slide_to, wait_ready)
+from runtime.catalog import CUSTOM, load_lesson
 from runtime.recorder import record
 
 CHANGED = '{"stop_reason": "end_turn", "content": [{"type": "text", "text": "改答"}]}'
@@ -163,18 +166,123 @@ def test_a_tool_result_forked(page, server_url, site_kind):
     expect(b.locator('[data-role="fork-error"]')).to_be_hidden()
 
 
+@pytest.mark.parametrize("call", ["tool:1", "model:1"])
+def test_a_fork_run_unchanged_reproduces_the_run(page, server_url, site_kind, call):
+    # s06's tool stub returns {"result": …, "warnings": […]}: the editor starts from that
+    # whole value, not from the result's text the panel shows
+    open_lesson(page, server_url, site_kind)
+    b = block(page, "run_subagent")
+    wait_ready(b)
+    run_to_end(b)
+    where = '[data-part][data-kind="tool_result"]' if call.startswith("tool") else \
+        '[data-role="response"]'
+    if call == "model:1":
+        slide_to(b.locator('input[data-role="timeline"]'),
+                 record("s06", "run_subagent", "normal")["agent"]["calls"][0]["ret"])
+        expect(b.locator('[data-role="status"]')).to_contain_text("第 1 / 3")
+    editor, _ = open_fork(b, call, where)
+    value = json.loads(editor_text(b))
+    if call == "tool:1":
+        assert value["result"]["content"] == "print(6 * 7)" and value["warnings"] == []
+    press(editor, "run-fork")
+    comparison = b.locator('[data-role="comparison"]')
+    expect(comparison.locator(".comparison-title")).to_contain_text(f"分叉 {call}",
+                                                                      timeout=BOOT_TIMEOUT)
+    expect(comparison.locator(".comparison-same")).to_be_visible()
+    expect(comparison.locator('[data-role="divergence"]')).to_have_count(0)
+    expect(b.locator('[data-role="fork-error"]')).to_be_hidden()
+    # the editor's value, run here, gives the very same trace: steps, output and result
+    original = record("s06", "run_subagent", "normal")
+    forked = record("s06", "run_subagent", "normal", fork={"call": call, "value": value})
+    assert forked["fork"]["applied"]
+    assert {k: v for k, v in forked.items() if k != "fork"} == original
+
+
 def test_a_tool_value_the_code_cannot_use_shows_the_runs_error(page, server_url, site_kind):
-    # s06's tool stub returns {"result": …, "warnings": […]}; the panel shows its result's
-    # text, and a fork answering that text alone fails in the lesson's code
+    # s06's tool stub returns {"result": …, "warnings": […]}: a fork answering the
+    # result's text alone fails in the lesson's code
     open_lesson(page, server_url, site_kind)
     b = block(page, "run_subagent")
     wait_ready(b)
     run_to_end(b)
     result = '[data-part][data-kind="tool_result"]'
     editor, text_box = open_fork(b, "tool:1", result)
-    assert json.loads(editor_text(b)) == "print(6 * 7)"
+    type_fork(b, text_box, '"print(6 * 7)"')
     press(editor, "run-fork")
     error = b.locator('[data-role="fork-error"]')
     expect(error).to_contain_text("TypeError: string indices must be integers", timeout=BOOT_TIMEOUT)
     expect(b.locator('[data-role="comparison"] .comparison-title')).to_contain_text("分叉 tool:1")
     expect(text_box).to_have_text('"print(6 * 7)"')
+
+
+def run_changed_fork(b):
+    editor, text_box = open_fork(b, "model:2", '[data-role="response"]')
+    type_fork(b, text_box, CHANGED)
+    press(editor, "run-fork")
+    expect(b.locator('[data-role="comparison"] .comparison-title')).to_contain_text(
+        "分叉 model:2", timeout=BOOT_TIMEOUT)
+    expect(b.page).to_have_url(re.compile(r"[#&]fork=model%3A2~"), timeout=BOOT_TIMEOUT)
+    return editor
+
+
+def expect_fork_dropped(b, editor):
+    expect(editor).to_be_hidden()
+    expect(b.locator('[data-role="comparison"]')).to_be_hidden()
+    expect(b.page).not_to_have_url(re.compile(r"fork="))
+
+
+def test_a_scenario_switch_and_reset_drop_the_fork(page, server_url, site_kind):
+    b, _ = s06_at_model_call_2_returned(page, server_url, site_kind)
+    editor = run_changed_fork(b)
+    select_scenario(b, "limit")
+    expect_fork_dropped(b, editor)
+    expect(page).to_have_url(re.compile(r"[#&]s=limit"))
+
+    select_scenario(b, "normal")
+    run_to_end(b)
+    slide_to(b.locator('input[data-role="timeline"]'),
+             record("s06", "run_subagent", "normal")["agent"]["calls"][1]["ret"])
+    editor = run_changed_fork(b)
+    press(b, "reset")
+    expect_fork_dropped(b, editor)
+    page.reload()
+    wait_ready(b)
+    expect(b.locator('[data-role="fork-editor"]')).to_have_count(0)
+
+
+def custom_fragment(text: str) -> str:
+    """A custom setup as the URL carries it (whatif/setup-url.js: deflate-raw, base64url)."""
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
+    data = deflate.compress(text.encode("utf-8")) + deflate.flush()
+    return base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")
+
+
+def test_a_tool_value_cut_when_recorded_is_said_and_not_run_unchanged(
+        page, server_url, site_kind):
+    # the tool stub returns a warning longer than a recorded text may be
+    setup = load_lesson("s06").setup_text("normal")
+    assert setup.count('"warnings":[]') == 1
+    setup = setup.replace('"warnings":[]', '"warnings":["长" * 3000]')
+    open_lesson(page, server_url, site_kind,
+                hash=f"#b=run_subagent&s=custom&custom={custom_fragment(setup)}")
+    b = block(page, "run_subagent")
+    expect(b).to_have_attribute("data-scenario", "custom", timeout=BOOT_TIMEOUT)
+    wait_ready(b)
+    run_to_end(b)
+    editor, text_box = open_fork(b, "tool:1", '[data-part][data-kind="tool_result"]')
+    error = b.locator('[data-role="fork-error"]')
+    expect(error).to_contain_text("tool:1 的返回值记录时被截断")
+    tool = record("s06", "run_subagent", CUSTOM, setup=setup)["agent"]["tools"][0]
+    assert tool["cut"] and tool["returned"]["warnings"][0].endswith("…")
+    value = tool["returned"]
+    expect(text_box).to_contain_text('"tool_use_id": "child_0"')
+    press(editor, "run-fork")                       # unchanged: not run
+    expect(error).to_contain_text("截断")
+    expect(b.locator('[data-role="comparison"]')).to_be_hidden()
+    expect(page).not_to_have_url(re.compile(r"fork="))
+    value["warnings"] = []                         # edited: it runs
+    type_fork(b, text_box, json.dumps(value, ensure_ascii=False))
+    press(editor, "run-fork")
+    expect(b.locator('[data-role="comparison"] .comparison-title')).to_contain_text(
+        "分叉 tool:1", timeout=BOOT_TIMEOUT)
+    expect(error).to_be_hidden()

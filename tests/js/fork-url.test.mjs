@@ -1,16 +1,18 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { parseCall, recordedValue, valueText, forkProblem, encodeFork, decodeFork } from "../../web/static/js/model/fork-url.js";
+import { parseCall, recordedValue, recordedStart, valueText, forkProblem, encodeFork, decodeFork } from "../../web/static/js/model/fork-url.js";
 import { toolNumbers } from "../../web/static/js/agent/fork-button.js";
 
 // a packed "agent" part (runtime/agent_wire.py): calls [C, STEP, RET, SHARED, NEW, STOP, RESPONSE, ERROR],
-// tools [STEP, RET, NAME, ID, INPUT, RESULT, ERROR]
+// tools [STEP, RET, NAME, ID, INPUT, RESULT, ERROR, RETURNED, CUT]
 const AGENT = {
   conversations: [[0, null]],
   messages: [["user", "q"], ["assistant", [["tool_use", "t1", "read_file", { path: "a" }]]],
     ["user", [["tool_result", "t1", "text of a", false]]], ["assistant", ["done"]]],
   calls: [[0, 1, 2, 0, [0], "tool_use", 1, null], [0, 5, 6, 2, [2], "end_turn", 3, null], [0, 9, null, 0, [], null, null, null]],
-  tools: [[3, 4, "read_file", "t1", { path: "a" }, "text of a", 0], [7, 8, "grep", null, { q: "x" }, [["tool_result", "t2", "hit", true]], 1]],
+  tools: [[3, 4, "read_file", "t1", { path: "a" }, "text of a", 0, { result: "text of a", warnings: [] }, 0],
+    [7, 8, "grep", null, { q: "x" }, [["tool_result", "t2", "hit", true]], 1, null, 0],
+    [10, 11, "grep", null, { q: "y" }, "long…", 0, { result: "long…" }, 1]],
 };
 
 test("a call is model:K or tool:K, K from 1", () => {
@@ -26,8 +28,13 @@ test("the editor starts from the recorded answer as JSON of its parts", () => {
   assert.deepEqual(recordedValue(AGENT, "model:2"), { stop_reason: "end_turn", content: [{ type: "text", text: "done" }] });
   assert.equal(recordedValue(AGENT, "model:3"), undefined);     // never returned
   assert.equal(recordedValue(AGENT, "model:4"), undefined);
-  assert.equal(recordedValue(AGENT, "tool:1"), "text of a");
+  // a tool: what its function returned, not the result text shown from it
+  assert.deepEqual(recordedValue(AGENT, "tool:1"), { result: "text of a", warnings: [] });
+  assert.deepEqual(recordedStart(AGENT, "tool:1"), { value: { result: "text of a", warnings: [] }, cut: false });
+  // a call that raised returned nothing: its recorded result (the error) is the start
   assert.deepEqual(recordedValue(AGENT, "tool:2"), [{ type: "tool_result", tool_use_id: "t2", content: "hit", is_error: true }]);
+  assert.deepEqual(recordedStart(AGENT, "tool:3"), { value: { result: "long…" }, cut: true });
+  assert.equal(recordedStart(AGENT, "model:1").cut, false);
   assert.equal(valueText({ a: [1] }), '{\n  "a": [\n    1\n  ]\n}');
 });
 

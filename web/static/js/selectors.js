@@ -61,6 +61,7 @@ export const SEL = Object.freeze({
   message: "[data-message]",
   part: "[data-part]",
   originButton: 'button[data-action="message-origin"], button[data-action="part-origin"]',
+  messageOrigin: 'button[data-action="message-origin"]',
   stylesheet: (name) => `link[data-loopstep-style="${name}"]`,
   sideOrDivergence: 'button[data-side], [data-role="divergence"]',
   currentSide: (side) => `button[data-side="${side}"][aria-current="true"]`,

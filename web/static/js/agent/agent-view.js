@@ -262,6 +262,7 @@ export class AgentView {
       if (used.has(node)) node = node.cloneNode(true);
       used.add(node);
       setData(node, "message", String(i));
+      this.origins.nameMessage(node, i + 1, this.authorName(message.author));
       setData(node, "new", message.isNew ? "true" : undefined);
       const hidden = fold && i > 0 && i < view.messages.length - FOLD_KEEP;
       if (node.hidden !== hidden) node.hidden = hidden;
@@ -276,13 +277,17 @@ export class AgentView {
     this.tail.replaceChildren(this.responseNode(view));
   }
 
+  /** An author as the panel names it. */
+  authorName(author) {
+    return ["user", "assistant", "system"].includes(author) ? this.messages.get(`author_${author}`) : author;
+  }
+
   messageNode(id, author) {
     const m = this.messages;
     const node = el("li", { class: "message" });
     node.dataset.author = author;
     const head = el("p", { class: "message-head" });
-    const known = ["user", "assistant", "system"].includes(author);
-    head.append(el("span", { class: "author" }, known ? m.get(`author_${author}`) : author),
+    head.append(el("span", { class: "author" }, this.authorName(author)),
       el("span", { class: "new-badge" }, m.get("new_message")), this.origins.messageButton());
     node.append(head, ...this.calls.messageParts(id).map((p) => this.partNode(p)));
     return node;
@@ -306,7 +311,7 @@ export class AgentView {
       const name = this.toolNames.get(p.id) ?? "?";
       const head = m.format(p.error ? "tool_error_head" : "tool_result_head", { name, id: p.id });
       const top = el("p", { class: "part-head" }, head);
-      top.append(" ", this.origins.partButton());
+      top.append(" ", this.origins.partButton(name, p.id));
       node.append(top, el("pre", { class: "part-result" }, p.text));
       const k = this.toolNumbers.get(p.id);
       if (k && this.block) node.append(forkButton(`tool:${k}`, m));

@@ -20,21 +20,30 @@ export class OriginView {
     this.note.addEventListener("click", () => this.go(Number(this.note.dataset.step)));
   }
 
-  /** The origin button of a message (its head holds it). */
+  /** The origin button of a message (its head holds it); named by `nameMessage`. */
   messageButton() {
-    return this.button("message-origin", "message_origin", "message_origin_label");
+    return this.button("message-origin", "message_origin");
   }
 
-  /** The origin button of a tool_result part. */
-  partButton() {
-    return this.button("part-origin", "part_origin", "part_origin_label");
+  /** Name the origin button inside message node `node`: the message's place `n`
+   * (1-based, in the call shown) and its author, as shown. */
+  nameMessage(node, n, author) {
+    const button = node.querySelector(SEL.messageOrigin);
+    const label = this.messages.format("message_origin_label", { n, author });
+    if (button && button.getAttribute("aria-label") !== label) button.setAttribute("aria-label", label);
   }
 
-  button(action, text, label) {
+  /** The origin button of a tool_result part: named by its tool's name and id. */
+  partButton(name, id) {
+    const button = this.button("part-origin", "part_origin");
+    button.setAttribute("aria-label", this.messages.format("part_origin_label", { name, id }));
+    return button;
+  }
+
+  button(action, text) {
     const button = el("button", { class: "origin-button" }, this.messages.get(text));
     button.type = "button";
     button.dataset.action = action;
-    button.setAttribute("aria-label", this.messages.get(label));
     return button;
   }
 

@@ -44,8 +44,8 @@ export class Calls {
       last.set(conversation, k);
       return { conversation, step, ret, shared, fresh, stop, response, error, previous };
     });
-    this.tools = agent.tools.map(([step, ret, name, id, input, result, error]) => ({
-      step, ret, name, id, input, result, error: Boolean(error),
+    this.tools = agent.tools.map(([step, ret, name, id, input, result, error, returned, cut]) => ({
+      step, ret, name, id, input, result, error: Boolean(error), returned, cut: Boolean(cut),
     }));
     this.steps = Int32Array.from(this.calls, (c) => c.step);
     this.memo = { k: -1, ids: null };

@@ -28,19 +28,29 @@ function content(recorded) {
 }
 
 /** The JSON value a fork of `call` starts from: the recorded response of model call K
- * ({stop_reason, content}) or the recorded result of tool call K; undefined when the
- * trace has no such call (or it has not returned). */
+ * ({stop_reason, content}), or what tool call K's function returned (a call that raised:
+ * its recorded result, the error's text); undefined when the trace has no such call (or
+ * it has not returned). */
 export function recordedValue(agent, call) {
+  return recordedStart(agent, call)?.value;
+}
+
+/** {value, cut} a fork of `call` starts from (recordedValue); `cut`: the tool's returned
+ * value was bounded when recorded, so `value` is not what the function returned. */
+export function recordedStart(agent, call) {
   const parsed = parseCall(call);
   if (!agent || !parsed) return undefined;
   if (parsed.kind === "model") {
     const record = agent.calls[parsed.index - 1];
     const response = record?.[6];
     if (response === null || response === undefined) return undefined;
-    return { stop_reason: record[5], content: content(agent.messages[response][1]) };
+    return { value: { stop_reason: record[5], content: content(agent.messages[response][1]) }, cut: false };
   }
   const tool = agent.tools[parsed.index - 1];
-  return tool && tool[1] !== null ? content(tool[5]) : undefined;
+  if (!tool || tool[1] === null) return undefined;
+  const [, , , , , result, error, returned, cut] = tool;
+  if (error || returned === undefined) return { value: content(result), cut: false };
+  return { value: returned, cut: Boolean(cut) };
 }
 
 /** The editor's text for a value: JSON with two-space indents. */

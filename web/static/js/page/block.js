@@ -266,6 +266,7 @@ export class Block {
   reset() {
     if (this.scenario === this.config.customScenario) return this.whatif.leaveCustom();
     if (!this.act("reset")) return false;
+    this.whatif?.dropFork();
     this.clearRun();
     return true;
   }
@@ -279,6 +280,7 @@ export class Block {
   setScenario(name) {
     const custom = name === this.config.customScenario && this.customSetup !== null;
     if (!custom && !this.config.presets.some((p) => p.name === name)) return false;
+    this.whatif?.dropFork();   // a fork is one run's: not the next scenario's
     this.scenario = name;
     this.root.dataset.scenario = name;
     this.root.querySelector(SEL.scenario).value = name;

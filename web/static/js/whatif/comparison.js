@@ -35,6 +35,11 @@ export class Comparison {
     return this.block.config.presets.find((p) => p.name === name)?.label ?? name;
   }
 
+  /** The run on its way, if any, is not shown when it arrives. */
+  cancel() {
+    this.token++;
+  }
+
   /** Compare the block's run with the run of scenario `name` (recorded when needed), or
    * with the run `load()` gives (a fork's: fork-editor.js). The run shown, or null. */
   async show(name, load = null) {

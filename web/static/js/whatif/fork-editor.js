@@ -2,14 +2,15 @@
 // tool call as JSON, in the setup's code editor (setup-editor.js); "Run the fork" records
 // the block again with that call answering it (the worker's `fork`), and the fork's run is
 // shown against the block's run in the comparison view. Problems show in the fork error
-// line before the run when they can be told (model/fork-url.js), else the run's error;
+// line before the run when they can be told (model/fork-url.js), else the run's error; a
+// tool's returned value that was cut when recorded is said so and not run unchanged;
 // the editor keeps its text and the block's run stays shown. The fork goes into the URL
 // fragment (fork-url.js), never to the server. Loaded with the first fork button pressed.
 
 import { SEL } from "../selectors.js";
 import { el } from "../page/dom.js";
 import * as runs from "../page/block-runs.js";
-import { decodeFork, encodeFork, forkProblem, recordedValue, valueText } from "../model/fork-url.js";
+import { decodeFork, encodeFork, forkProblem, recordedStart, valueText } from "../model/fork-url.js";
 
 export class ForkEditor {
   constructor(whatif) {
@@ -17,6 +18,7 @@ export class ForkEditor {
     this.block = whatif.block;
     this.messages = whatif.messages;
     this.call = null;
+    this.cutText = null;   // the prefilled text of a cut tool value
     this.editor = null;
     this.token = 0;
     this.panel = this.build();
@@ -58,12 +60,28 @@ export class ForkEditor {
     this.call = call;
     this.title.textContent = this.messages.format("fork_title", { call });
     this.panel.hidden = false;
-    this.showError(null);
-    const start = text ?? valueText(recordedValue(this.block.trace?.agent, call) ?? null);
+    const recorded = text === null ? recordedStart(this.block.trace?.agent, call) : undefined;
+    const start = text ?? valueText(recorded?.value ?? null);
+    // a cut value is not what the tool returned: said, and not run unchanged
+    this.cutText = recorded?.cut ? start : null;
+    this.showError(this.cutText === null ? null : this.cutNote());
     const editor = await this.ensureEditor(start);
     if (call !== this.call) return editor;
     if (text === null) editor.focus();
     return editor;
+  }
+
+  /** Hidden, its run (if one is on its way) ignored: the fork was dropped. */
+  close() {
+    this.token++;
+    this.call = null;
+    this.cutText = null;
+    this.panel.hidden = true;
+    this.showError(null);
+  }
+
+  cutNote() {
+    return this.messages.format("fork_cut", { call: this.call });
   }
 
   showError(note) {
@@ -76,6 +94,10 @@ export class ForkEditor {
     const call = this.call;
     const text = this.editor?.text;
     if (!call || text === undefined) return false;
+    if (this.cutText !== null && text === this.cutText) {
+      this.showError(this.cutNote());
+      return false;
+    }
     const problem = forkProblem(call, text);
     if (problem) {
       this.showError(this.messages.format(problem.key, problem.values));
@@ -84,7 +106,9 @@ export class ForkEditor {
     this.showError(null);
     const token = ++this.token;
     const block = this.block;
-    block.urlFork = await encodeFork(call, text);
+    const encoded = await encodeFork(call, text);
+    if (token !== this.token) return false;   // dropped meanwhile
+    block.urlFork = encoded;
     block.onChange?.(block);
     const scenario = block.scenario;
     let failure = null;

@@ -42,6 +42,20 @@ export class WhatIf {
     return (await this.forkEditor()).restore(encoded);
   }
 
+  /** A scenario switch or Reset: the fork is dropped — its editor, its comparison (a
+   * run still on its way is ignored) and the URL's fork — as Reset drops a custom setup. */
+  dropFork() {
+    const block = this.block;
+    this.fork?.close();
+    if (this.comparison?.name?.startsWith("fork:")) {
+      this.comparison.cancel();
+      this.compare("");
+    } else if (block.urlFork) {
+      block.urlFork = null;
+      block.onChange?.(block);
+    }
+  }
+
   /** Compare the block's run with the run `load()` gives, shown as `name`; that run or null. */
   async compareWith(name, load) {
     const view = this.root.querySelector(SEL.comparison);
