@@ -190,7 +190,10 @@ def test_edit_setup_waits_for_the_runtime(page, server_url, site_kind):
     page.route(f"**{assets.PYODIDE_URL}pyodide.asm.wasm", lambda route: held.append(route))
     loaded = []
     page.on("request", lambda r: loaded.append(r.url))
-    page.goto(lesson_url(server_url, site_kind))
+    wasm = lambda r: r.url.split("?")[0].endswith("pyodide.asm.wasm")  # noqa: E731
+    # with shipped recordings the runtime starts after the page's load event: wait for it
+    with page.expect_request(wasm, timeout=BOOT_TIMEOUT):
+        page.goto(lesson_url(server_url, site_kind))
     b = block(page, "run_subagent")
     expect(b).to_have_attribute("data-state", "loading", timeout=BOOT_TIMEOUT)
     expect(action(b, "edit-setup")).to_be_disabled()
