@@ -8,13 +8,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 _BESIDE = []   # files the test process opened or listed beside the repository
+# the shared temporary folder, read once: a test may point `tempfile` elsewhere for a while
+_SHARED_TEMP = Path(tempfile.gettempdir()).resolve()
 
 
 def beside_the_repository(path, root=ROOT):
     """A path in the repository's own parent folder but outside the repository (the
     place a development checkout keeps material a clone does not have)."""
     parent = root.parent
-    if parent == Path(parent.anchor) or parent in (Path.home(), Path(tempfile.gettempdir())):
+    if parent == Path(parent.anchor) or parent in (Path.home(), _SHARED_TEMP):
         return False   # the repository sits in a shared place: only the static scan applies
     try:
         path = Path(path).resolve()
