@@ -146,21 +146,21 @@ def step_caps(rounds: int) -> dict:
                       for k in ("spin", "one_line")}}
 
 
-def origin_moves(moves: int) -> dict:
-    """bench/origins.mjs: message origins and the boundary per cursor move, 201 messages."""
+def _node_bench(script: str, count: int) -> dict:
+    """The JSON a Node bench script of this folder prints, given a count."""
     node = shutil.which("node")
     if not node:
         return {"reason": "node not found"}
-    done = subprocess.run([node, str(HERE / "origins.mjs"), str(moves)],
+    done = subprocess.run([node, str(HERE / script), str(count)],
                           capture_output=True, text=True, timeout=600, check=True)
     return json.loads(done.stdout)
+
+
+def origin_moves(moves: int) -> dict:
+    """bench/origins.mjs: message origins and the boundary per cursor move, 201 messages."""
+    return _node_bench("origins.mjs", moves)
 
 
 def replay_jumps(rounds: int) -> dict:
     """bench/replay_jump.mjs: jumps into a million-step trace vs rebuilding from step 0."""
-    node = shutil.which("node")
-    if not node:
-        return {"reason": "node not found"}
-    done = subprocess.run([node, str(HERE / "replay_jump.mjs"), str(rounds)],
-                          capture_output=True, text=True, timeout=600, check=True)
-    return json.loads(done.stdout)
+    return _node_bench("replay_jump.mjs", rounds)
