@@ -18,6 +18,8 @@ import pytest
 
 from web import assets, bundles, page_data
 
+from build_script import build
+
 _spec = importlib.util.spec_from_file_location(
     "loopstep_formats_b", Path(__file__).parent / "fixtures" / "formats.py")
 formats = importlib.util.module_from_spec(_spec)   # the zero-run form (tests/fixtures/zero_runs.json)
@@ -27,16 +29,6 @@ BOOT_DIR = assets.BOOT_DIR
 FILES = ("boot.json", "empty.zip", "python_stdlib.zip", "snapshot.bin")
 ROOT = Path(__file__).resolve().parent.parent
 REBUILD = "stale: run `make build` (scripts/build.py; needs Node 20+)"
-
-
-def load_build():
-    spec = importlib.util.spec_from_file_location("loopstep_build", ROOT / "scripts" / "build.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-build = load_build()
 
 
 def test_the_build_ran_for_the_current_inputs():

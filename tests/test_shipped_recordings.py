@@ -5,7 +5,6 @@ Like tests/test_boot_artifacts.py, this does not build: it fails when `make buil
 from __future__ import annotations
 
 import gzip
-import importlib.util
 import json
 import shutil
 import subprocess
@@ -18,6 +17,7 @@ from runtime.catalog import BUNDLED_ROOTS, load_lessons
 from runtime.recorder import DEFAULT_MAX_STEPS
 from web import page_data, recordings
 
+from build_script import build
 from pyodide_node import record_in_pyodide
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,16 +25,6 @@ REBUILD = "stale: run `make build` (scripts/build.py; needs Node 20+)"
 LESSONS = load_lessons(BUNDLED_ROOTS)
 RUNS = [(lesson.id, block, preset) for lesson in LESSONS.values()
         for block, presets in recordings.runs(lesson).items() for preset in presets]
-
-
-def load_build():
-    spec = importlib.util.spec_from_file_location("loopstep_build_r", ROOT / "scripts" / "build.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-build = load_build()
 
 
 def shipped_file(lesson: str, block: str, preset: str) -> Path:
