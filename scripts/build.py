@@ -12,7 +12,9 @@ installs it) and ignored by git:
   scripts/build_boot.mjs;
 - the shipped recordings, its recordings/ folder (every block × preset of the bundled
   lessons recorded as the page's worker records it, web/recordings.py), by
-  scripts/build_recordings.mjs.
+  scripts/build_recordings.mjs;
+- the page's modules in one file, web/static/js/bundle/, by scripts/build_page.py
+  (esbuild, scripts/esbuild.py; its own manifest says which sources it was made from).
 
 They are cached: build/outputs.json (the stamp) holds a digest of every input (the
 vendored Pyodide's files and its version, the recorder's modules, the lessons the boot
@@ -41,6 +43,9 @@ if str(ROOT) not in sys.path:
 from runtime.catalog import BUNDLED_ROOTS, load_lessons  # noqa: E402  (the standard library only)
 from runtime.recorder import DEFAULT_MAX_STEPS  # noqa: E402
 from web import assets, bundles, recordings  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import build_page  # noqa: E402  (scripts/build_page.py)
 
 SCRIPTS = ROOT / "scripts"
 STAMP = ROOT / "build" / "outputs.json"
@@ -162,10 +167,11 @@ def recordings_job() -> dict:
 
 def build(force: bool = False, log=print) -> bool:
     """Build the outputs unless they are current; returns whether it built."""
+    bundled = build_page.build(force=force, log=log)
     reason = "forced" if force else stale_reason()
     if reason is None:
         log("build: up to date (build/outputs.json)")
-        return False
+        return bundled
     log(f"build: building the boot set and the precompiled recorder ({reason})")
     node = find_node()
     digest = inputs_digest()
@@ -193,7 +199,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="only say whether it is current")
     args = parser.parse_args(argv)
     if args.check:
-        reason = stale_reason()
+        reason = stale_reason() or (None if build_page.current() else
+                                    "the page's bundle is not that of its modules")
         print(f"build: {reason}" if reason else "build: up to date")
         return 1 if reason else 0
     build(force=args.force)

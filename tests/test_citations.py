@@ -9,7 +9,7 @@ FOLDERS = ("docs", "web", "runtime", "stubs", "scripts", "tests", "bench", "depl
 CITED = re.compile(r"(?<![\w/.-])((?:%s)/[\w./-]*\w)" % "|".join(FOLDERS + ("shared",)))
 SUFFIXES = {".py", ".js", ".mjs", ".md", ".sh", ".toml", ".html", ".css", ".lua"}
 SKIP = {".venv", "build", "node_modules", "vendor", ".git", "__pycache__", "fixtures", "golden",
-        "site", "dist"}
+        "site", "dist", "bundle"}
 WRITTEN_BY_A_RUN = {"bench/breakdown.json"}   # bench/breakdown.py writes it
 # the audit of outside paths, and this file's own examples
 NAMES_WHAT_IT_LOOKS_FOR = {"tests/test_self_contained.py", "tests/test_citations.py"}

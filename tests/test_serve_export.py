@@ -1,5 +1,6 @@
 """`loopstep serve` and `loopstep export`: broken lessons refuse to serve, new lesson
 folders need no code change, and the export writes a static site."""
+import gzip
 import json
 import re
 import shutil
@@ -67,8 +68,15 @@ def test_export_writes_a_static_site(tmp_path):
                 "py/runtime/recorder.py", "py/lessons/s06/core/runtime.py", "py/lessons/s06/lesson.toml"):
         assert (out / rel).is_file(), rel
     page = (out / "lessons/s06/index.html").read_text()
-    assert 'href="../../static/css/loopstep.css"' in page
+    sheet = re.search(r'<link rel="stylesheet" href="../../(static/js/bundle/loopstep-\w+\.css)"', page)
+    assert sheet and (out / sheet.group(1)).is_file()
     assert f'"indexURL": "../../{VENDORED}/"' in page or f'"indexURL":"../../{VENDORED}/"' in page
+    # the page's modules in one file, named by its digest; the server's manifest stays behind
+    script = re.search(r'<script type="module" src="../../(static/js/bundle/page-\w+\.js)"', page)
+    assert script and (out / script.group(1)).is_file() and (out / f"{script.group(1)}.gz").is_file()
+    assert not (out / "static/js/bundle/manifest.json").exists()
+    # each page has a .gz copy a host may send as it is
+    assert gzip.decompress((out / "lessons/s06/index.html.gz").read_bytes()).decode() == page
     shutil.rmtree(out)
 
 

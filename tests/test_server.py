@@ -251,7 +251,8 @@ def test_templates_have_no_inline_style_and_one_inline_script_allowed_by_its_has
     digest = base64.b64encode(hashlib.sha256(inline[0].encode()).digest()).decode()
     assert f"'sha256-{digest}'" in response.headers["content-security-policy"]
     assert html.index("loopstep-runtime") < html.index(assets.EARLY_SCRIPT) < html.index("<body")
-    assert re.search(r"<script[^>]* src=\"/static/js/page.js\"", html)
+    # the page's script: its modules in one file (tests/test_page_bundle.py)
+    assert re.search(r"<script[^>]* src=\"/static/js/bundle/page-\w+\.js\"", html)
 
 
 def test_the_boot_set_is_cached_for_good_under_its_version(client):

@@ -28,6 +28,9 @@ for url in ["/", "/lessons/s06", "/embed/s06/child_tools", "/api/lessons",
             boot + "python_stdlib.zip", "/static/js/page.js", "/static/embed.js",
             "/py/runtime/recorder.py", "/py/runtime/standins/shell.py", "/py/lessons/s06/core/runtime.py", "/py/lessons/s06/lesson.toml"]:
     assert client.get(url).status_code == 200, url
+import re
+script = re.search(r'<script type="module" src="(/static/js/bundle/page-\\w+\\.js)"', client.get("/lessons/s06").text)
+assert script and client.get(script.group(1)).status_code == 200, "the page's bundle"
 snapshot = client.get(boot + "snapshot.bin", headers={"accept-encoding": "identity"})
 assert snapshot.status_code == 200, snapshot.status_code
 compiled = client.get(f"/static/pyc/{assets.RUNTIME_PYC.name}", headers={"accept-encoding": "identity"})

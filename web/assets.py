@@ -51,6 +51,7 @@ CONTENT_TYPES = {
     ".js": "text/javascript; charset=utf-8",
     ".css": "text/css; charset=utf-8",
     ".json": "application/json",
+    ".map": "application/json",
     ".html": "text/html; charset=utf-8",
     ".zip": "application/zip",
     ".py": "text/x-python; charset=utf-8",
@@ -63,6 +64,14 @@ CONTENT_TYPES = {
 }
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
+# Never changed under the same URL: the versioned runtime folders and the page's bundle,
+# whose file names carry their content's digest (scripts/build_page.py); its manifest
+# is not one of them.
+IMMUTABLE_PREFIXES = ("/vendor/", "/static/js/bundle/")
+
+
+def immutable(url: str) -> bool:
+    return url.startswith(IMMUTABLE_PREFIXES) and not url.endswith("/manifest.json")
 
 
 def content_type(path: Path) -> str:

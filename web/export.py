@@ -4,11 +4,12 @@ Every page links with relative URLs, so the site works under any path prefix.
 """
 from __future__ import annotations
 
+import gzip
 import json
 import shutil
 from pathlib import Path
 
-from . import assets, bundles, page_data, views
+from . import assets, bundles, module_graph, page_data, views
 
 LINKS = views.Links(static=True)
 
@@ -16,6 +17,14 @@ LINKS = views.Links(static=True)
 def _write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
+
+
+def _write_page(path: Path, text: str) -> None:
+    """A page and its .gz copy, which a host may send as it is (nginx's gzip_static)."""
+    _write(path, text)
+    with open(path.with_name(path.name + ".gz"), "wb") as raw:
+        with gzip.GzipFile(filename="", mode="wb", compresslevel=9, fileobj=raw, mtime=0) as gz:
+            gz.write(text.encode("utf-8"))
 
 
 def _write_json(path: Path, data) -> None:
@@ -26,16 +35,16 @@ def _pages(out: Path, lessons: dict) -> None:
     for lang in page_data.LANGS:
         prefix = "en/" if lang == "en" else ""
         depth = prefix.count("/")
-        _write(out / prefix / "index.html", views.index_html(lessons, lang, "../" * depth, LINKS))
+        _write_page(out / prefix / "index.html", views.index_html(lessons, lang, "../" * depth, LINKS))
         for lesson in lessons.values():
             folder = f"lessons/{lesson.id}/{prefix}"
             root = "../" * folder.count("/")
-            _write(out / folder / "index.html", views.lesson_html(lesson, lang, root, LINKS))
+            _write_page(out / folder / "index.html", views.lesson_html(lesson, lang, root, LINKS))
             for block in lesson.blocks:
                 folder = f"embed/{lesson.id}/{block.id}/{prefix}"
                 root = "../" * folder.count("/")
-                _write(out / folder / "index.html",
-                       views.embed_html(lesson, block.id, lang, root, LINKS))
+                _write_page(out / folder / "index.html",
+                            views.embed_html(lesson, block.id, lang, root, LINKS))
 
 
 def _api(out: Path, lessons: dict) -> None:
@@ -51,7 +60,10 @@ def _api(out: Path, lessons: dict) -> None:
 
 
 def _files(out: Path, lessons: dict) -> None:
-    shutil.copytree(assets.STATIC_DIR, out / "static", dirs_exist_ok=True)
+    # the bundle's manifest is the server's (web/module_graph.py): the pages name the bundle
+    shutil.copytree(assets.STATIC_DIR, out / "static", dirs_exist_ok=True,
+                    ignore=lambda folder, names: [module_graph.MANIFEST]
+                    if Path(folder) == module_graph.BUNDLE_DIR else [])
     shutil.copytree(assets.VENDOR_DIR, out / "vendor", dirs_exist_ok=True)
     for rel in bundles.runtime_modules():
         shutil.copy2(bundles.RUNTIME_DIR / rel, _parent(out / "py" / "runtime" / rel))

@@ -58,10 +58,10 @@ class Files(ServeStaticASGI):
 
     @staticmethod
     def add_headers(headers, path: str, url: str) -> None:
-        """Our content types (assets.CONTENT_TYPES); the Pyodide runtime cached for good
-        (its folder names carry the version), everything else revalidated; /static/ open
-        to other origins (embed.js runs on any host page)."""
+        """Our content types (assets.CONTENT_TYPES); the Pyodide runtime and the page's
+        bundle cached for good (their names carry a version or a digest), everything else
+        revalidated; /static/ open to other origins (embed.js runs on any host page)."""
         headers["Content-Type"] = assets.content_type(Path(path))
-        headers["Cache-Control"] = assets.IMMUTABLE if url.startswith("/vendor/") else assets.REVALIDATE
+        headers["Cache-Control"] = assets.IMMUTABLE if assets.immutable(url) else assets.REVALIDATE
         if url.startswith("/static/"):
             headers["Access-Control-Allow-Origin"] = "*"

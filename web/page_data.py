@@ -174,6 +174,8 @@ def render(name: str, **context) -> str:
     context.setdefault("early_script", assets.EARLY_SCRIPT)
     shipped_runs = shown_recordings(context.get("runtime"), context.get("lesson"))
     context.setdefault("preloads", module_graph.preloads(bool(shipped_runs)))
+    context.setdefault("page_script", module_graph.page_script())
+    context.setdefault("page_styles", module_graph.page_styles())
     context.setdefault("recording_preloads", shipped_runs)
     return templates().get_template(name).render(**context)
 
