@@ -90,10 +90,7 @@ def _rel(path: Path) -> str:
 
 def inputs_digest() -> str:
     """One digest of the inputs' paths and contents."""
-    digest = hashlib.sha256()
-    for path in inputs():
-        digest.update(f"{_rel(path)}\0{_sha256(path)}\n".encode())
-    return digest.hexdigest()
+    return assets.files_digest({_rel(path): path for path in inputs()})
 
 
 def outputs() -> list[Path]:
@@ -147,6 +144,7 @@ def config() -> dict:
         "runtimeDir": str(bundles.RUNTIME_DIR),
         "runtimeModules": bundles.runtime_modules(),
         "snapshotDelta": str(SNAPSHOT_DELTA),
+        "workerRoot": assets.WORKER_ROOT,
         "recordings": recordings_job(),
     }
 

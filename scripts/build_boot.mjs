@@ -40,9 +40,9 @@ const LESSON_ROOTS = [
   [path.join(ROOT, "bench", "lessons")],
 ];
 // The recorder, imported into the snapshot from the folder the worker puts it in
-// (web/page_data.py WORKER_ROOT); boot.json lists the sources it was imported from.
+// (web/assets.py WORKER_ROOT); boot.json lists the sources it was imported from.
 const RUNTIME = CONFIG.runtimeDir;
-const WORKER_ROOT = "/loopstep";
+const WORKER_ROOT = CONFIG.workerRoot;
 const RECORDER = "runtime.recorder";
 const quiet = { stdout: () => {}, stderr: () => {} };
 const { packZeroRuns, xorDataSegments } = await import(

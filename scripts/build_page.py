@@ -18,7 +18,6 @@ The standard library only.
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import shutil
 import subprocess
@@ -33,7 +32,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import esbuild  # noqa: E402  (scripts/esbuild.py)
-from web import module_graph  # noqa: E402
+from web import assets, module_graph  # noqa: E402
 
 JS = module_graph.JS
 STATIC = JS.parent
@@ -70,13 +69,6 @@ def bundle(out: Path) -> dict:
             "styles": {rel: made[(STATIC / rel).resolve()] for rel in module_graph.STYLES}}
 
 
-def _gzip(path: Path) -> None:
-    """A deterministic .gz copy (no name, no time)."""
-    with open(path.with_name(path.name + ".gz"), "wb") as raw:
-        with gzip.GzipFile(filename="", mode="wb", compresslevel=9, fileobj=raw, mtime=0) as gz:
-            gz.write(path.read_bytes())
-
-
 def build(force: bool = False, log=print) -> bool:
     """Bundle unless the bundle is current; returns whether it bundled."""
     if not force and current():
@@ -89,7 +81,7 @@ def build(force: bool = False, log=print) -> bool:
     try:
         names = bundle(out)
         for name in [names["entry"], *names["styles"].values()]:
-            _gzip(out / name)
+            assets.write_gz(out / name, (out / name).read_bytes())
         (out / module_graph.MANIFEST).write_text(json.dumps(
             {**names, "sources": sources, "esbuild": esbuild.VERSION}, indent=1) + "\n",
             "utf-8")

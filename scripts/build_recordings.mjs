@@ -6,7 +6,7 @@
 // <lesson>/<block>/<preset>.json (+ .br/.gz) and index.json.
 //
 //   node scripts/build_recordings.mjs --config CONFIG.json
-// CONFIG.json (scripts/build.py): {"pyodideDir", "bootDir", "runtimeDir", "runtimeModules",
+// CONFIG.json (scripts/build.py): {"pyodideDir", "bootDir", "runtimeDir", "runtimeModules", "workerRoot",
 // "recordings": {"dir", "format", "runtime", "maxSteps", "worker": worker.js's path,
 //                "lessons": [{"id", "files": {"lessons/REL": abs path}, "digest",
 //                             "runs": {block: [preset, …]}}]}}
@@ -27,7 +27,7 @@ const CONFIG = JSON.parse(readFileSync(process.argv[configAt], "utf8"));
 const JOB = CONFIG.recordings;
 const INDEX = CONFIG.pyodideDir.replace(/\/?$/, "/");
 const BOOT = CONFIG.bootDir.replace(/\/?$/, "/");
-const WORKER_ROOT = "/loopstep"; // web/page_data.py WORKER_ROOT
+const WORKER_ROOT = CONFIG.workerRoot; // web/assets.py WORKER_ROOT
 // the worker's own limit, read from its one source
 const limit = /const RECURSION_LIMIT = (\d+);/.exec(readFileSync(JOB.worker, "utf8"));
 if (!limit) throw new Error(`no RECURSION_LIMIT in ${JOB.worker}`);

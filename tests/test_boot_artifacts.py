@@ -16,7 +16,7 @@ from pathlib import Path
 import brotli
 import pytest
 
-from web import assets, bundles, page_data
+from web import assets, bundles
 
 from build_script import build
 
@@ -52,8 +52,8 @@ def test_every_input_counts(monkeypatch):
     assert all(f"runtime/{rel}" in names for rel in bundles.runtime_modules())
     before = build.inputs_digest()
     edited = bundles.RUNTIME_DIR / "values.py"
-    real = build._sha256
-    monkeypatch.setattr(build, "_sha256", lambda path: "edited" if path == edited else real(path))
+    real = Path.read_bytes   # the file edited, as the digest reads it
+    monkeypatch.setattr(Path, "read_bytes", lambda path: b"edited" if path == edited else real(path))
     assert build.inputs_digest() != before
     assert build.stale_reason() == "inputs changed since the last build"
 
@@ -113,7 +113,7 @@ def test_the_snapshot_holds_the_current_recorder(manifest):
     worker puts them in; a stale one still works (the worker imports the served files,
     tests/node/boot_check.mjs) but costs the reader the import."""
     recorder = manifest["snapshot"]["runtime"]
-    assert recorder["folder"] == page_data.WORKER_ROOT
+    assert recorder["folder"] == assets.WORKER_ROOT
     assert recorder["module"] == "runtime.recorder"
     current = {f"runtime/{rel}": sha256(bundles.RUNTIME_DIR / rel) for rel in bundles.runtime_modules()}
     assert recorder["sources"] == current, REBUILD

@@ -6,6 +6,7 @@ and the nginx configuration in deploy/ use the same types and policies.
 from __future__ import annotations
 
 import base64
+import gzip
 import hashlib
 import json
 from pathlib import Path
@@ -62,6 +63,10 @@ CONTENT_TYPES = {
     ".png": "image/png",
     ".ico": "image/x-icon",
 }
+# Where the page's worker puts the recorder and the lessons in Pyodide's file system (its
+# sys.path entry); the build (scripts/build.py) hands it to the Node scripts that record
+# in that Pyodide as the worker does.
+WORKER_ROOT = "/loopstep"
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
 # Never changed under the same URL: the versioned runtime folders and the page's bundle,
@@ -72,6 +77,25 @@ IMMUTABLE_PREFIXES = ("/vendor/", "/static/js/bundle/")
 
 def immutable(url: str) -> bool:
     return url.startswith(IMMUTABLE_PREFIXES) and not url.endswith("/manifest.json")
+
+
+def files_digest(files: dict[str, Path | bytes]) -> str:
+    """One sha256 of files' paths and contents (bytes, or a file's path: read then), in
+    path order: the build's stamp, the shipped recordings' and the page bundle's sources."""
+    total = hashlib.sha256()
+    for rel in sorted(files):
+        data = files[rel]
+        data = data.read_bytes() if isinstance(data, Path) else data
+        total.update(f"{rel}\0{hashlib.sha256(data).hexdigest()}\n".encode())
+    return total.hexdigest()
+
+
+def write_gz(path: Path, data: bytes) -> None:
+    """A deterministic gzip copy of `data` beside `path` (`path.gz`: no name, no time),
+    which servestatic and nginx's gzip_static send as it is."""
+    with open(path.with_name(path.name + ".gz"), "wb") as raw:
+        with gzip.GzipFile(filename="", mode="wb", compresslevel=9, fileobj=raw, mtime=0) as gz:
+            gz.write(data)
 
 
 def content_type(path: Path) -> str:

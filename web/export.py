@@ -4,7 +4,6 @@ Every page links with relative URLs, so the site works under any path prefix.
 """
 from __future__ import annotations
 
-import gzip
 import json
 import shutil
 from pathlib import Path
@@ -22,9 +21,7 @@ def _write(path: Path, text: str) -> None:
 def _write_page(path: Path, text: str) -> None:
     """A page and its .gz copy, which a host may send as it is (nginx's gzip_static)."""
     _write(path, text)
-    with open(path.with_name(path.name + ".gz"), "wb") as raw:
-        with gzip.GzipFile(filename="", mode="wb", compresslevel=9, fileobj=raw, mtime=0) as gz:
-            gz.write(text.encode("utf-8"))
+    assets.write_gz(path, text.encode("utf-8"))
 
 
 def _write_json(path: Path, data) -> None:

@@ -10,7 +10,6 @@ recordings"). Read once, like the early script: restart after editing the page's
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from functools import lru_cache
@@ -73,14 +72,11 @@ def preloads(shipped: bool) -> tuple[str, ...]:
 def sources_digest() -> str:
     """One digest of the page's modules (every .js under web/static/js but the bundle) and
     of its style sheets (STYLES)."""
-    digest = hashlib.sha256()
-    found = [p for p in sorted(JS.rglob("*.js"))
+    found = [p for p in JS.rglob("*.js")
              if (top := p.relative_to(JS).parts[0]) != BUNDLE_DIR.name
              and not top.startswith(".")]   # nor one being made
-    for path in found + [assets.STATIC_DIR / rel for rel in STYLES]:
-        rel = path.relative_to(assets.STATIC_DIR).as_posix()
-        digest.update(f"{rel}\0{hashlib.sha256(path.read_bytes()).hexdigest()}\n".encode())
-    return digest.hexdigest()
+    found += [assets.STATIC_DIR / rel for rel in STYLES]
+    return assets.files_digest({p.relative_to(assets.STATIC_DIR).as_posix(): p for p in found})
 
 
 def bundle_manifest() -> dict:

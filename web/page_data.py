@@ -16,7 +16,6 @@ from .highlight import highlight_lines
 
 HERE = Path(__file__).parent
 LANGS = ("zh", "en")
-WORKER_ROOT = "/loopstep"
 
 
 @lru_cache(maxsize=1)
@@ -131,8 +130,8 @@ def runtime_config(lesson, lang: str, root: str, limits: dict | None = None) -> 
                     "bootVersion": assets.BOOT_VERSION,
                     "sizes": assets.boot_sizes()},
         "worker": f"{root}static/js/worker.js",
-        "python": {"bundles": python_bundles, "roots": [f"{WORKER_ROOT}/lessons"],
-                   "sysPath": WORKER_ROOT,
+        "python": {"bundles": python_bundles, "roots": [f"{assets.WORKER_ROOT}/lessons"],
+                   "sysPath": assets.WORKER_ROOT,
                    "compiled": f"{root}static/pyc/{assets.RUNTIME_PYC.name}"},
         "runtime": runtime,
         "recordings": shipped().for_lesson(lesson, root, runtime["maxSteps"]),

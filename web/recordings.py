@@ -15,7 +15,6 @@ The standard library only: scripts/build.py imports it.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
@@ -27,20 +26,12 @@ DIR = assets.BOOT_DIR / FOLDER
 INDEX = DIR / "index.json"
 
 
-def digest(files: dict[str, bytes]) -> str:
-    """One sha256 of files' paths and contents, in path order."""
-    total = hashlib.sha256()
-    for path in sorted(files):
-        total.update(f"{path}\0{hashlib.sha256(files[path]).hexdigest()}\n".encode())
-    return total.hexdigest()
-
-
 def runtime_digest() -> str:
-    return digest(bundles.runtime_files())
+    return assets.files_digest(bundles.runtime_files())
 
 
 def lesson_digest(lesson) -> str:
-    return digest(bundles.lesson_files(lesson))
+    return assets.files_digest(bundles.lesson_files(lesson))
 
 
 def runs(lesson) -> dict[str, list[str]]:
