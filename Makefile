@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test bench build vendor clean
+.PHONY: run check test bench build vendor clean
 
 $(BIN)/python:
 	scripts/make_venv.sh $(PYTHON) $(VENV)
@@ -26,16 +26,26 @@ build:
 run: $(VENV)/.installed build
 	$(BIN)/loopstep serve --host $(HOST) --port $(PORT)
 
-# Three runs of the browser suite: against the app, a static export on Python's http.server,
-# and the export on nginx with deploy/nginx/loopstep.conf.
 # The Node tests use the Node the build uses, first on PATH.
 TEST_ENV = PATH="$$(dirname "$$(scripts/ensure_node.sh)"):$$PATH" \
 	LOOPSTEP_CHROMIUM=$$(scripts/ensure_chromium.sh) LOOPSTEP_NGINX=$$(scripts/ensure_nginx.sh)
+# Both cores; a test file's tests stay on one worker (they share its server and fixtures).
+PARALLEL = -n 2 --dist loadfile
 
+# While working: lint, the unit tests but the slow ones, and the browser smoke tests.
+check: $(VENV)/.installed-test build
+	$(BIN)/ruff check .
+	$(TEST_ENV) $(BIN)/python -m pytest $(PARALLEL) -q -m "not slow" --ignore=tests/browser
+	$(TEST_ENV) $(BIN)/python -m pytest $(PARALLEL) -q -m smoke tests/browser
+
+# Everything against the app, then the browser tests of what a host may serve differently
+# (marked `hosting`) against a static export on Python's http.server and on nginx with
+# deploy/nginx/loopstep.conf.
 test: $(VENV)/.installed-test build
-	$(TEST_ENV) $(BIN)/python -m pytest
-	$(TEST_ENV) $(BIN)/python -m pytest tests/browser --site=export
-	$(TEST_ENV) $(BIN)/python -m pytest tests/browser --site=nginx
+	$(BIN)/ruff check .
+	$(TEST_ENV) $(BIN)/python -m pytest $(PARALLEL)
+	$(TEST_ENV) $(BIN)/python -m pytest $(PARALLEL) -m hosting tests/browser --site=export
+	$(TEST_ENV) $(BIN)/python -m pytest $(PARALLEL) -m hosting tests/browser --site=nginx
 
 bench: $(VENV)/.installed-test build
 	PATH="$$(dirname "$$(scripts/ensure_node.sh)"):$$PATH" LOOPSTEP_CHROMIUM=$$(scripts/ensure_chromium.sh) LOOPSTEP_WRK=$$(scripts/ensure_wrk.sh) \

@@ -15,11 +15,11 @@ from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from runtime import catalog
-from runtime.recorder import DEFAULT_MAX_STEPS
-from web import assets
-from web.files import Files
-from web.routes import api as routes_api, files as routes_files, pages as routes_pages
+from loopstep.runtime.catalog import lessons as catalog
+from loopstep.runtime.recorder import DEFAULT_MAX_STEPS
+from loopstep.web import assets
+from loopstep.web.files import Files
+from loopstep.web.routes import api as routes_api, files as routes_files, pages as routes_pages
 
 SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
@@ -117,14 +117,14 @@ def main(argv: list[str] | None = None) -> int:
                    add_help=False)
     args, rest = parser.parse_known_args(argv)
     if args.command == "trace":
-        from runtime import cli
+        from loopstep.runtime import cli
         return cli.main(["trace", *rest])
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     try:
         check_lessons_dirs(args.lessons)
         if args.command == "export":
-            from web.export import export_site
+            from loopstep.web.export import export_site
             written = export_site(args.out, catalog.load_lessons(args.lessons))
             print(f"wrote {len(written)} pages to {args.out}")
             return 0

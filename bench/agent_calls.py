@@ -25,7 +25,7 @@ HERE = Path(__file__).parent
 ROOT = HERE.parent
 LESSONS = HERE / "lessons"
 sys.path.insert(0, str(ROOT))
-from web.assets import PYODIDE_DIR as INDEX  # noqa: E402
+from loopstep.web.assets import PYODIDE_DIR as INDEX  # noqa: E402
 RUNS = {"million": ("million", "count_up", "normal", 1_100_000),
         "thousand": ("agent", "run_agent", "thousand", 100_000)}
 
@@ -39,7 +39,7 @@ def _pairs(times_with, times_without):
 def cpython(rounds: int) -> dict:
     sys.path.insert(0, str(ROOT))
     import platform
-    from runtime.recorder import record_packed
+    from loopstep.runtime.recorder import record_packed
     out = {"python": platform.python_version()}
     for key, (lesson, block, scenario, cap) in RUNS.items():
         timings = {True: [], False: []}
@@ -55,7 +55,7 @@ def cpython(rounds: int) -> dict:
 def pyodide(rounds: dict) -> dict:
     """The same pairs recorded in Pyodide under Node (tests/node/record.mjs)."""
     sys.path.insert(0, str(ROOT))
-    from runtime.catalog import load_lesson
+    from loopstep.runtime.catalog.lessons import load_lesson
     node = shutil.which("node")
     if not node:
         return {"reason": "node not found"}
@@ -90,8 +90,8 @@ def pyodide(rounds: dict) -> dict:
 def growth() -> dict:
     """Packed bytes with ÷ without capture, every s06 block × preset."""
     sys.path.insert(0, str(ROOT))
-    from runtime.catalog import load_lesson
-    from runtime.recorder import record_packed
+    from loopstep.runtime.catalog.lessons import load_lesson
+    from loopstep.runtime.recorder import record_packed
     lesson = load_lesson("s06")
     rows = {}
     for block in lesson.blocks:

@@ -88,8 +88,8 @@ def summarise(samples: list[dict]) -> dict:
         key = r["name"]
         out["resources"][key] = {
             "type": r["type"],
-            "start": median_of(samples, lambda s: _res(s, key, "start")),
-            "end": median_of(samples, lambda s: _res(s, key, "end")),
+            "start": median_of(samples, lambda s, key=key: _res(s, key, "start")),
+            "end": median_of(samples, lambda s, key=key: _res(s, key, "end")),
             "bytes": r["bytes"]}
     return out
 

@@ -25,8 +25,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 import measures  # noqa: E402
-from runtime.catalog import CUSTOM, load_lessons  # noqa: E402
-from runtime.recorder import record  # noqa: E402
+from loopstep.runtime.catalog.lessons import CUSTOM, load_lessons  # noqa: E402
+from loopstep.runtime.recorder import record  # noqa: E402
 
 ROOTS = [str(HERE / "lessons")]
 LESSON, BLOCK, PRESET = "agent", "run_agent", "hundred"

@@ -29,8 +29,8 @@ def summary(values: list[float]) -> dict:
 def cpython_overhead(max_steps: int, rounds: int) -> dict:
     """The benchmark block recorded vs run untraced, in this CPython."""
     sys.path.insert(0, str(ROOT))
-    from runtime.catalog import load_lesson
-    from runtime.recorder import record_packed
+    from loopstep.runtime.catalog.lessons import load_lesson
+    from loopstep.runtime.recorder import record_packed
 
     spec = load_lesson("million", [LESSONS])
     block = spec.blocks[0]
@@ -76,7 +76,7 @@ def load_run(port: int, paths: list[str], seconds: int, connections: int = 100) 
     cmd = [wrk, "-t2", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s",
            "-s", str(HERE / "wrk.lua"), f"http://127.0.0.1:{port}"]
     out = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=seconds + 60)
-    line = next((l for l in out.stdout.splitlines() if l.startswith("JSON")), None)
+    line = next((row for row in out.stdout.splitlines() if row.startswith("JSON")), None)
     if line is None:
         return {"status": "failed", "output": out.stdout[-2000:] + out.stderr[-2000:]}
     data = json.loads(line[4:])
@@ -94,17 +94,17 @@ def load_run(port: int, paths: list[str], seconds: int, connections: int = 100) 
 
 def machine(chromium: str) -> dict:
     sys.path.insert(0, str(ROOT))
-    from web import assets
+    from loopstep.web import assets
 
     def run(*cmd):
         try:
             return subprocess.run(cmd, capture_output=True, text=True, timeout=30).stdout.strip()
         except OSError:
             return None
-    mem_kb = next((int(l.split()[1]) for l in Path("/proc/meminfo").read_text().splitlines()
-                   if l.startswith("MemTotal")), 0)
-    cpu = next((l.split(":", 1)[1].strip() for l in Path("/proc/cpuinfo").read_text()
-                .splitlines() if l.startswith("model name")), platform.processor())
+    mem_kb = next((int(row.split()[1]) for row in Path("/proc/meminfo").read_text().splitlines()
+                   if row.startswith("MemTotal")), 0)
+    cpu = next((row.split(":", 1)[1].strip() for row in Path("/proc/cpuinfo").read_text()
+                .splitlines() if row.startswith("model name")), platform.processor())
     chromium_version = run(chromium, "--version")
     return {"nproc": os.cpu_count(), "cpu": cpu, "memory_gb": round(mem_kb / 1024 / 1024, 1),
             "os": platform.platform(), "chromium": (chromium_version or "").splitlines()[0]
@@ -127,7 +127,7 @@ def step_caps(rounds: int) -> dict:
     """bench/lessons/caps in this CPython: how soon the recorder's caps stop a loop that
     never ends, beside a finished run of about as many steps, alternating."""
     sys.path.insert(0, str(ROOT))
-    from runtime.recorder import record
+    from loopstep.runtime.recorder import record
 
     cap = 5_000
     times = {"spin": [], "one_line": [], "count_up": []}

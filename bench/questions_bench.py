@@ -77,7 +77,7 @@ def browser_records(pw, base: str, max_steps: int, rounds: int) -> dict:
 
 def cpython_records(max_steps: int, rounds: int) -> dict:
     sys.path.insert(0, str(ROOT))
-    from runtime.recorder import record_packed
+    from loopstep.runtime.recorder import record_packed
     plain, probed = [], []
     for _ in range(rounds):
         for probes, out in ((None, plain), (QUESTIONS, probed)):

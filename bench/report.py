@@ -60,7 +60,7 @@ def rows(results: dict) -> list[tuple[str, str, str, str]]:
         labels = (("stock.html", "stock"), ("lesson", "the s06 lesson page"),
                   ("snapshot.html", "boot.js, always the snapshot"),
                   ("trimmed.html", "boot.js, never the snapshot"))
-        labels = tuple((n, l) for n, l in labels if n in cold)
+        labels = tuple((n, label) for n, label in labels if n in cold)
         for name, label in labels:
             out.append((f"bytes, cold, {label} (transferSize, all requests)",
                         _num(cold[name]["bytes"], "{:.2f} MB", 1 / MB),

@@ -52,7 +52,7 @@ import shipped  # noqa: E402
 import report  # noqa: E402
 
 sys.path.insert(0, str(ROOT))
-from web.assets import PYODIDE_URL  # noqa: E402
+from loopstep.web.assets import PYODIDE_URL  # noqa: E402
 
 LOAD_PATHS = ["/lessons/s06", "/api/lessons/s06/blocks/run_subagent/presets/normal",
               PYODIDE_URL + "pyodide.asm.wasm"]

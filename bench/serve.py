@@ -16,10 +16,10 @@ HERE = Path(__file__).parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
-import server  # noqa: E402
+from loopstep import server  # noqa: E402
 from fastapi import HTTPException  # noqa: E402
 from fastapi.responses import Response  # noqa: E402
-from web import assets, bundles  # noqa: E402
+from loopstep.web import assets, bundles  # noqa: E402
 
 PAGES = HERE / "pages"
 LESSON = "million"

@@ -8,8 +8,8 @@ import json
 import sys
 from pathlib import Path
 
-from .catalog import CUSTOM, LessonError, load_lesson
-from .events import is_hit
+from .catalog.lessons import CUSTOM, LessonError, load_lesson
+from .trace.events import is_hit
 from .recorder import DEFAULT_MAX_STEPS, record
 
 

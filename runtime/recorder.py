@@ -11,17 +11,19 @@ import sys
 import traceback
 import types
 
-from . import backends, custom, standins, wire
-from .agent import Capture
-from .forks import Fork, ForkError
-from .agent_spec import AgentSpec
-from .questions import Questions
-from .backends import StopRecording
-from .catalog import LessonError, load_lesson
-from .shown import WHOLE, statement_nodes
-from .statements import statement_ranges
-from .steps import Columns, TraceBuilder
-from .values import FOLDER_ALIASES, presented
+from .trace import backends, wire
+from .catalog import custom
+from . import standins
+from .agent.capture import Capture
+from .questions.forks import Fork, ForkError
+from .agent.spec import AgentSpec
+from .questions.questions import Questions
+from .trace.backends import StopRecording
+from .catalog.lessons import LessonError, load_lesson
+from .catalog.shown import WHOLE, statement_nodes
+from .trace.statements import statement_ranges
+from .trace.steps import Columns, TraceBuilder
+from .trace.values import Folder, presented
 
 FORMAT = 1
 # The step cap of every recording unless one is given: the page's (`loopstep serve
@@ -35,10 +37,11 @@ class Output(io.TextIOBase):
     """Captured stdout/stderr; ``units`` is its length in UTF-16 code units. While
     ``muted`` (a question is being evaluated, questions.py) what is written is dropped."""
 
-    def __init__(self):
+    def __init__(self, folder=None):
         self.parts = []
         self.units = 0
         self.muted = False
+        self.folder = folder   # values.Folder: the run's folder as the trace shows it
 
     def writable(self):
         return True
@@ -48,7 +51,7 @@ class Output(io.TextIOBase):
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
         if self.muted:
             return len(text)
-        shown = presented(text) if FOLDER_ALIASES else text
+        shown = presented(text, self.folder)
         self.parts.append(shown)
         self.units += len(shown) + sum(1 for ch in shown if ord(ch) > 0xFFFF)
         return len(text)
@@ -66,7 +69,7 @@ def _nested_codes(code):
     return found
 
 
-def _targets(module_code, parts):
+def targets(module_code, parts):
     """The displayed code objects (one per part: a function's, or the module's own for
     the whole file) and the traced codes (them and every code nested in them)."""
     shown = []
@@ -143,7 +146,7 @@ def _run(codes, builder, backend, program_files, namespace, capture=None, fork=N
     except BaseException as exc:
         if not builder.stopped:
             builder.escaped(exc)
-            message = presented(f"{type(exc).__name__}: {exc}")
+            message = presented(f"{type(exc).__name__}: {exc}", builder.folder)
             return "exception", message, _traceback_text(exc, program_files), exc
     if builder.internal_error:
         raise RuntimeError("recorder failure:\n" + builder.internal_error)
@@ -201,18 +204,20 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, ques
     source_index = 1 + spec.modules.index(shown.source)
     source_text = programs[source_index].text
     ranges = _ranges(ast.parse(source_text, shown.source), shown.parts)
-    main_codes, traced = _targets(codes[source_index], shown.parts)
+    main_codes, traced = targets(codes[source_index], shown.parts)
     program_files = {p.path for p in programs}
-    output = Output()
-    asked = Questions(questions, shown.line_count, output) if questions else None
+    # the run, built from its parts; `folder` is how every part shows the run's folder
+    folder = Folder()
+    output = Output(folder)
+    asked = Questions(questions, shown.line_count, output, folder) if questions else None
     builder = TraceBuilder(first_line=shown.first_line, ranges=ranges,
                            main_codes=main_codes, root_codes=codes,
                            program_files=program_files, output=output,
-                           max_steps=max_steps)
+                           max_steps=max_steps, folder=folder)
     if asked is not None and asked.active:
         builder.questions = asked
     engine = backends.make(backend, traced, builder, program_files)
-    run = standins.Run(spec.standins, output)
+    run = standins.Run(spec.standins, output, folder)
     stand_in_calls = run.model_codes()
     capture = Capture(spec.id, spec.agent or AgentSpec((), ()), builder,
                       strict=scenario != custom.CUSTOM, stand_ins=stand_in_calls) \
@@ -236,7 +241,8 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, ques
                                                      run.namespace, capture, fork)
             if tb_text:
                 output.write(tb_text)
-            setup_error = escaped and custom.runtime_error(escaped, spec.setup, program_files)
+            setup_error = escaped and custom.runtime_error(escaped, spec.setup, program_files,
+                                                           folder)
     finally:
         sys.stdout, sys.stderr, sys.stdin = saved_io
         for path, entry in saved_lines.items():

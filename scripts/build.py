@@ -37,19 +37,19 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from runtime.catalog import BUNDLED_ROOTS, load_lessons  # noqa: E402  (the standard library only)
-from runtime.recorder import DEFAULT_MAX_STEPS  # noqa: E402
-from web import assets, bundles, recordings  # noqa: E402
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import source_tree  # noqa: E402  (scripts/source_tree.py)
+
+source_tree.as_package()
+from loopstep.runtime.catalog.lessons import BUNDLED_ROOTS, load_lessons  # noqa: E402  (the standard library only)
+from loopstep.runtime.recorder import DEFAULT_MAX_STEPS  # noqa: E402
+from loopstep.web import assets, bundles, recordings  # noqa: E402
+
 import build_page  # noqa: E402  (scripts/build_page.py)
 
 SCRIPTS = ROOT / "scripts"
 STAMP = ROOT / "build" / "outputs.json"
-BUILD_SCRIPTS = ("build.py", "build_boot.mjs", "build_boot.py", "build_runtime_pyc.mjs",
+BUILD_SCRIPTS = ("build.py", "source_tree.py", "build_boot.mjs", "build_boot.py", "build_runtime_pyc.mjs",
                  "build_recordings.mjs", "precompress.mjs")
 # the lessons recorded to choose the trimmed standard library (scripts/build_boot.mjs)
 LESSON_FOLDERS = (ROOT / "runtime" / "lessons", ROOT / "stubs", ROOT / "bench" / "lessons")

@@ -43,7 +43,10 @@ const LESSON_ROOTS = [
 // (web/assets.py WORKER_ROOT); boot.json lists the sources it was imported from.
 const RUNTIME = CONFIG.runtimeDir;
 const WORKER_ROOT = CONFIG.workerRoot;
-const RECORDER = "runtime.recorder";
+// the worker's entry, which imports the recorder (runtime/browser/worker.py)
+const RECORDER = "runtime.browser.worker";
+// the boot's import hooks, run before the recorder's files are there: boot.json carries them
+const HOOKS = "browser/boot_hooks.py";
 const quiet = { stdout: () => {}, stderr: () => {} };
 const { packZeroRuns, xorDataSegments } = await import(
   pathToFileURL(CONFIG.snapshotDelta).href);
@@ -249,6 +252,7 @@ async function main(argv) {
     // Stdlib modules only in the stock zip: importing one makes boot.js load it.
     lazy: manifest.lazy,
     preimported: modules,
+    hooks: { file: `runtime/${HOOKS}`, source: readFileSync(path.join(RUNTIME, HOOKS), "utf8") },
     recorded: used.runs.length,
   };
   writeFileSync(path.join(out, "boot.json"), JSON.stringify(boot, null, 1) + "\n");

@@ -50,7 +50,7 @@ def collect(runtime_parent, root_groups, max_steps):
     if runtime_parent not in sys.path:
         sys.path.insert(0, runtime_parent)
     from pathlib import Path
-    from runtime.catalog import load_lesson
+    from runtime.catalog.lessons import load_lesson
     from runtime.recorder import record
 
     runs = []

@@ -28,11 +28,12 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 import esbuild  # noqa: E402  (scripts/esbuild.py)
-from web import assets, module_graph  # noqa: E402
+import source_tree  # noqa: E402  (scripts/source_tree.py)
+
+source_tree.as_package()
+from loopstep.web import assets, module_graph  # noqa: E402
 
 JS = module_graph.JS
 STATIC = JS.parent

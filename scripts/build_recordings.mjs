@@ -28,10 +28,6 @@ const JOB = CONFIG.recordings;
 const INDEX = CONFIG.pyodideDir.replace(/\/?$/, "/");
 const BOOT = CONFIG.bootDir.replace(/\/?$/, "/");
 const WORKER_ROOT = CONFIG.workerRoot; // web/assets.py WORKER_ROOT
-// the worker's own limit, read from its one source
-const limit = /const RECURSION_LIMIT = (\d+);/.exec(readFileSync(JOB.worker, "utf8"));
-if (!limit) throw new Error(`no RECURSION_LIMIT in ${JOB.worker}`);
-const RECURSION_LIMIT = Number(limit[1]);
 
 const sha256 = (data) => createHash("sha256").update(data).digest("hex");
 
@@ -65,20 +61,10 @@ async function boot() {
 async function main() {
   const started = Date.now();
   const { pyodide, path: took, recorder } = await boot();
-  pyodide.globals.set("SYS_PATH", WORKER_ROOT);
-  pyodide.globals.set("RECURSION_LIMIT", RECURSION_LIMIT);
-  const record = pyodide.runPython(`
-import sys
-if SYS_PATH not in sys.path:
-    sys.path.insert(0, SYS_PATH)
-from runtime import recorder
-
-def _record(lesson, block, scenario, roots, max_steps):
-    sys.setrecursionlimit(RECURSION_LIMIT)
-    return recorder.record_packed(lesson, block, scenario, roots=list(roots),
-                                  max_steps=int(max_steps))
-_record
-`);
+  // the worker's own entry (runtime/browser/worker.py), imported as the worker imports it
+  const sysPath = pyodide.pyimport("sys").path;
+  if (!sysPath.toJs().includes(WORKER_ROOT)) sysPath.insert(0, WORKER_ROOT);
+  const entry = pyodide.pyimport("runtime.browser.worker");
   const out = `${JOB.dir}.building`;
   rmSync(out, { recursive: true, force: true });
   const written = [];
@@ -91,7 +77,7 @@ _record
     for (const [block, presets] of Object.entries(lesson.runs)) {
       for (const preset of presets) {
         const roots = pyodide.toPy([`${WORKER_ROOT}/lessons`]);
-        const packed = record(lesson.id, block, preset, roots, JOB.maxSteps);
+        const packed = entry.record(lesson.id, block, preset, roots, JOB.maxSteps);
         roots.destroy();
         const rel = `${lesson.id}/${block}/${preset}.json`;
         mkdirSync(path.dirname(path.join(out, rel)), { recursive: true });

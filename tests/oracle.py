@@ -20,9 +20,14 @@ import io
 import sys
 import types
 
-from runtime.catalog import load_lesson
-from runtime.names import hidden, hidden_in_module
-from runtime.values import encode
+try:
+    from loopstep.runtime.catalog.lessons import load_lesson
+    from loopstep.runtime.trace.names import hidden, hidden_in_module
+    from loopstep.runtime.trace.values import encode
+except ModuleNotFoundError:   # in the page's Python the recorder's package is `runtime`
+    from runtime.catalog.lessons import load_lesson
+    from runtime.trace.names import hidden, hidden_in_module
+    from runtime.trace.values import encode
 
 _INLINED = ("<listcomp>", "<dictcomp>", "<setcomp>")
 _RETURNS = {"RETURN_VALUE", "RETURN_CONST"}

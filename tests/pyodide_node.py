@@ -11,7 +11,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from web import assets, bundles
+from loopstep.web import assets, bundles
 
 HERE = Path(__file__).parent
 REPO = HERE.parent

@@ -6,9 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from runtime import agent_parts, wire
-from runtime.catalog import LessonError, load_lessons
-from runtime.recorder import record, record_packed
+from loopstep.runtime.agent import parts as agent_parts
+from loopstep.runtime.agent.parts import Parts
+from loopstep.runtime.trace import wire
+from loopstep.runtime.catalog.lessons import LessonError, load_lessons
+from loopstep.runtime.recorder import record, record_packed
 
 HERE = Path(__file__).parent
 _spec = importlib.util.spec_from_file_location("loopstep_agent_facts", HERE / "agent_facts.py")
@@ -52,22 +54,22 @@ def test_sdk_objects_and_dicts_normalise_alike():
                   Obj(type="tool_result", tool_use_id="t", content="ok", is_error=True)]
     expected = ["hi", ["tool_use", "t", "read_file", {"path": "a"}],
                 ["tool_result", "t", "ok", True]]
-    assert agent_parts.content(as_dicts) == agent_parts.content(as_objects) == expected
-    assert agent_parts.message(Obj(role="assistant", content=as_objects)) == \
-        agent_parts.message({"role": "assistant", "content": as_dicts})
-    assert agent_parts.response(Obj(stop_reason="end_turn", content=[Obj(type="text", text="x")])) \
-        == agent_parts.response({"stop_reason": "end_turn", "content": [{"type": "text", "text": "x"}]}) \
+    assert Parts().content(as_dicts) == Parts().content(as_objects) == expected
+    assert Parts().message(Obj(role="assistant", content=as_objects)) == \
+        Parts().message({"role": "assistant", "content": as_dicts})
+    assert Parts().response(Obj(stop_reason="end_turn", content=[Obj(type="text", text="x")])) \
+        == Parts().response({"stop_reason": "end_turn", "content": [{"type": "text", "text": "x"}]}) \
         == ("end_turn", ["x"])
-    assert agent_parts.part({"type": "image", "source": 1})[:2] == ["other", "image"]
+    assert Parts().part({"type": "image", "source": 1})[:2] == ["other", "image"]
 
 
 def test_bounds():
     long = "长" * 5000
-    assert agent_parts.part({"type": "text", "text": long}) == "长" * 1999 + "…"
+    assert Parts().part({"type": "text", "text": long}) == "长" * 1999 + "…"
     nested = {"a": {"b": {"c": {"d": {"e": {"f": 1}}}}}}
-    assert agent_parts.data(nested) == {"a": {"b": {"c": {"d": "{…}"}}}}
-    assert len(agent_parts.data(list(range(500)))) == 50
-    assert agent_parts.data({1: object()}) == {"1": "<object object>"}
+    assert Parts().data(nested) == {"a": {"b": {"c": {"d": "{…}"}}}}
+    assert len(Parts().data(list(range(500)))) == 50
+    assert Parts().data({1: object()}) == {"1": "<object object>"}
 
 
 SETUP = '''
@@ -196,8 +198,8 @@ def test_what_a_tool_returned_is_kept_as_json_and_a_bounded_one_is_marked_cut(tm
         ("seen", False), (None, False)]                 # the second call raised
     exact = [None, True, 3, 2.5, "长", [1, {"a": [None]}], {"k": {"result": "x"}}]
     for value in exact:
-        assert agent_parts.exact(value, agent_parts.data(value)), value
+        assert agent_parts.exact(value, Parts().data(value)), value
     cut = ["x" * 3000, list(range(500)), {"a": {"b": {"c": {"d": {"e": 1}}}}}, (1, 2),
            {1: "a"}, float("nan"), 2 ** 60, object(), {"s": {1, 2}}]
     for value in cut:
-        assert not agent_parts.exact(value, agent_parts.data(value)), value
+        assert not agent_parts.exact(value, Parts().data(value)), value

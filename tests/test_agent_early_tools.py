@@ -5,7 +5,7 @@ them (runtime/agent.py `Capture._resolve_early`)."""
 
 import pytest
 
-from runtime.recorder import record
+from loopstep.runtime.recorder import record
 
 try:
     from .test_standins_runs import write

@@ -4,7 +4,7 @@ first statement that changed a sent list after its call."""
 
 from pathlib import Path
 
-from runtime.recorder import record
+from loopstep.runtime.recorder import record
 
 FIXTURES = Path(__file__).parent / "browser" / "fixture_lessons"
 
@@ -56,7 +56,7 @@ def test_a_list_held_by_a_displayed_frame_is_read_back_to_its_first_statement():
 
 def test_watching_a_list_changed_in_place():
     """A replaced last item, a pop and an append: each change is seen at its statement."""
-    from runtime.agent_origins import Origins
+    from loopstep.runtime.agent.origins import Origins
 
     class Builder:
         class cols:

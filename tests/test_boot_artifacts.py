@@ -16,7 +16,7 @@ from pathlib import Path
 import brotli
 import pytest
 
-from web import assets, bundles
+from loopstep.web import assets, bundles
 
 from build_script import build
 
@@ -51,7 +51,7 @@ def test_every_input_counts(monkeypatch):
             f"{assets.PYODIDE_DIR.relative_to(ROOT).as_posix()}/pyodide.asm.wasm"} <= names
     assert all(f"runtime/{rel}" in names for rel in bundles.runtime_modules())
     before = build.inputs_digest()
-    edited = bundles.RUNTIME_DIR / "values.py"
+    edited = bundles.RUNTIME_DIR / "trace" / "values.py"
     real = Path.read_bytes   # the file edited, as the digest reads it
     monkeypatch.setattr(Path, "read_bytes", lambda path: b"edited" if path == edited else real(path))
     assert build.inputs_digest() != before
@@ -114,11 +114,11 @@ def test_the_snapshot_holds_the_current_recorder(manifest):
     tests/node/boot_check.mjs) but costs the reader the import."""
     recorder = manifest["snapshot"]["runtime"]
     assert recorder["folder"] == assets.WORKER_ROOT
-    assert recorder["module"] == "runtime.recorder"
+    assert recorder["module"] == "runtime.browser.worker"
     current = {f"runtime/{rel}": sha256(bundles.RUNTIME_DIR / rel) for rel in bundles.runtime_modules()}
     assert recorder["sources"] == current, REBUILD
     # every module the recorder imports (as CPython imports it here) is in the snapshot
-    code = ("import json, sys, runtime.recorder; "
+    code = ("import json, sys, runtime.browser.worker; "
             "print(json.dumps(sorted(n for n in sys.modules if n.split('.')[0] == 'runtime')))")
     imported = subprocess.run([sys.executable, "-c", code], cwd=bundles.RUNTIME_DIR.parent,
                               capture_output=True, text=True, check=True).stdout

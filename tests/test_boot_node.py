@@ -10,7 +10,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from runtime import values
+from loopstep.runtime.trace import values
 
 ROOT = Path(__file__).parent.parent
 

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-import server
-from runtime import catalog
-from web import assets, bundles
-from web.export import export_site
+from loopstep import server
+from loopstep.runtime.catalog import lessons as catalog
+from loopstep.web import assets, bundles
+from loopstep.web.export import export_site
 from pyodide_node import record_in_pyodide
 from tiny_lesson import make_lesson
 

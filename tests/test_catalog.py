@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from runtime.catalog import BUNDLED_ROOTS, LessonError, load_lesson, load_lessons
+from loopstep.runtime.catalog.lessons import BUNDLED_ROOTS, LessonError, load_lesson, load_lessons
 
 REPO = Path(__file__).parent.parent
 

@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from runtime import cli
+from loopstep.runtime import cli
 
 REPO = Path(__file__).parent.parent
 
@@ -37,7 +37,7 @@ def test_unknown_block(capsys):
 
 
 def test_module_entry_point():
-    done = subprocess.run([sys.executable, "-m", "runtime.cli", "trace", "s06/child_tools"],
+    done = subprocess.run([sys.executable, "-m", "loopstep.runtime.cli", "trace", "s06/child_tools"],
                           cwd=REPO, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and "只读工具已选出" in done.stdout
 
@@ -48,7 +48,7 @@ def test_render():
 
 
 def test_setup_file_runs_the_custom_scenario(tmp_path, capsys):
-    from runtime.catalog import load_lesson
+    from loopstep.runtime.catalog.lessons import load_lesson
     text = load_lesson("s06").setup_text("normal")
     path = tmp_path / "setup.py"
     path.write_text(text.replace("if index<2:", "if index<9:"), "utf-8")

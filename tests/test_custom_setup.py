@@ -4,9 +4,9 @@ import re
 
 import pytest
 
-from runtime import wire
-from runtime.catalog import CUSTOM, load_lesson
-from runtime.recorder import record, record_packed
+from loopstep.runtime.trace import wire
+from loopstep.runtime.catalog.lessons import CUSTOM, load_lesson
+from loopstep.runtime.recorder import record, record_packed
 
 LESSON = load_lesson("s06")
 
@@ -98,8 +98,8 @@ def test_setup_text_and_scenario_must_agree():
 def test_the_page_agrees_with_the_recorder_and_the_vendored_editor():
     from pathlib import Path
 
-    from runtime import custom
-    from web import assets
+    from loopstep.runtime.catalog import custom
+    from loopstep.web import assets
     js = Path(__file__).resolve().parent.parent / "web" / "static" / "js" / "whatif"
     limit = re.search(r"MAX_SETUP_CHARS = ([\d_]+);", (js / "setup-url.js").read_text())
     assert int(limit.group(1).replace("_", "")) == custom.MAX_SETUP_CHARS

@@ -2,7 +2,6 @@
 when it cannot. Run against stand-ins: a PATH of the few tools the script uses, a fake
 old or new `node`, a fake `npm` whose `pack` writes a tarball shaped like the npm
 registry's node-linux-<arch> package, a fake `id` for a user who is not root."""
-import os
 import platform
 import shutil
 import subprocess

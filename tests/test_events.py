@@ -12,8 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from runtime import events
-from runtime.recorder import record_packed
+from loopstep.runtime.trace import events
+from loopstep.runtime.recorder import record_packed
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "oracle_lessons"
@@ -51,7 +51,7 @@ def test_trace_break_prints_the_pages_hits(tmp_path):
                 f'events: [...Array(t.count).keys()].filter((i) => t.line(i) === {line})'
                 '.map((i) => t.event(i))}))')
     assert {"line", "return", "call"} <= set(page["events"])
-    done = subprocess.run([sys.executable, "-m", "runtime.cli", "trace", "gen/spend",
+    done = subprocess.run([sys.executable, "-m", "loopstep.runtime.cli", "trace", "gen/spend",
                            "--lessons", str(CORPUS), "--break", str(line)],
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr

@@ -4,10 +4,10 @@ import json
 
 import pytest
 
-from runtime import cli
-from runtime.catalog import CUSTOM, load_lesson
-from runtime.forks import ForkError
-from runtime.recorder import record
+from loopstep.runtime import cli
+from loopstep.runtime.catalog.lessons import CUSTOM, load_lesson
+from loopstep.runtime.questions.forks import ForkError
+from loopstep.runtime.recorder import record
 
 S06 = load_lesson("s06")
 CHANGED = {"stop_reason": "end_turn", "content": [{"type": "text", "text": "改答"}]}
@@ -145,8 +145,8 @@ def test_a_tool_of_a_handler_table_forks():
 def test_the_dispatcher_passes_every_kind_of_parameter_and_is_undone():
     from types import SimpleNamespace
 
-    from runtime.agent_spec import AgentSpec
-    from runtime.forks import Fork
+    from loopstep.runtime.agent.spec import AgentSpec
+    from loopstep.runtime.questions.forks import Fork
 
     def tool(a, b=2, /, c=3, *rest, d, e=5, **more):
         return [a, b, c, rest, d, e, more]

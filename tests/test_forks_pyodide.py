@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from pyodide_node import record_in_pyodide
 
-from runtime.catalog import CUSTOM, load_lessons
-from runtime.recorder import record
+from loopstep.runtime.catalog.lessons import CUSTOM, load_lessons
+from loopstep.runtime.recorder import record
 
 HERE = Path(__file__).parent
 _spec = importlib.util.spec_from_file_location("loopstep_forks", HERE / "test_forks.py")

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from runtime import agent_wire, wire
+from loopstep.runtime.agent import wire as agent_wire
+from loopstep.runtime.trace import wire
 
 HERE = Path(__file__).parent
 _spec = importlib.util.spec_from_file_location("loopstep_formats", HERE / "fixtures" / "formats.py")

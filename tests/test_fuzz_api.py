@@ -8,7 +8,9 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck
 
-import server
+from loopstep import server
+
+pytestmark = pytest.mark.slow   # schemathesis against the whole API
 
 app = server.create_app()
 schema = schemathesis.openapi.from_asgi("/openapi.json", app)

@@ -15,9 +15,11 @@ import tomli_w
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-import server
-from runtime import catalog
-from runtime.catalog import LessonError
+from loopstep import server
+from loopstep.runtime.catalog import lessons as catalog
+from loopstep.runtime.catalog.lessons import LessonError
+
+pytestmark = pytest.mark.slow   # hypothesis mutates every lesson folder
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = 8           # per lesson file

@@ -3,7 +3,7 @@ values, the places an error names, and the pieces a new key would use (a group o
 which exactly one is given, a table of author-chosen keys)."""
 import pytest
 
-from runtime.lesson_schema import (
+from loopstep.runtime.catalog.schema import (
     Int, Item, ListOf, MapOf, SchemaError, Table, Tables, Text, check, optional, render)
 
 NAMES = ListOf(Text("a name"), "an array of names")

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from runtime.catalog import load_lesson
-from runtime.recorder import record
-from web import assets
+from loopstep.runtime.catalog.lessons import load_lesson
+from loopstep.runtime.recorder import record
+from loopstep.web import assets, bundles
 
 _spec = importlib.util.spec_from_file_location("loopstep_facts", Path(__file__).parent / "facts.py")
 _facts = importlib.util.module_from_spec(_spec)
@@ -393,11 +393,9 @@ def test_outputs_in_pyodide(tmp_path):
     for lesson_id in ("lcc-s06", "s06-recursive", "s01"):
         lessons.update({rel: str(path) for rel, path in load_lesson(lesson_id).files.items()})
     job = {"indexURL": f"{PYODIDE}/",
-           "runtime": {p.relative_to(ROOT / "runtime").as_posix(): str(p)
-                       for p in [*(ROOT / "runtime").glob("*.py"),
-                                 *(ROOT / "runtime").glob("standins/*.py")]},
+           "runtime": {rel: str(bundles.RUNTIME_DIR / rel) for rel in bundles.runtime_modules()},
            "lessons": lessons,
-           "runs": [{"lesson": l, "block": b, "scenario": s} for l, b, s in RUNS]}
+           "runs": [{"lesson": lesson, "block": b, "scenario": s} for lesson, b, s in RUNS]}
     (tmp_path / "job.json").write_text(json.dumps(job), encoding="utf-8")
     done = subprocess.run(["node", str(ROOT / "tests" / "node" / "record.mjs"),
                            str(tmp_path / "job.json")],

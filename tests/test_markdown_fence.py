@@ -3,7 +3,7 @@ entry-point name as mkdocs.yml's `markdown_extensions` loads it."""
 import markdown
 import pytest
 
-from web.markdown_fence import FenceError
+from loopstep.web.markdown_fence import FenceError
 
 ORIGIN = "https://lessons.example.org/"
 

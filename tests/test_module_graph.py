@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from runtime.catalog import load_lesson
-from web import module_graph, views
+from loopstep.runtime.catalog.lessons import load_lesson
+from loopstep.web import module_graph, views
 
 LINKS = views.Links(static=False)
 

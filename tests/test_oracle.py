@@ -46,9 +46,11 @@ from pathlib import Path
 import pytest
 from pyodide_node import record_in_pyodide
 
-from runtime import wire
-from runtime.catalog import load_lessons
-from runtime.recorder import record_packed
+from loopstep.runtime.trace import wire
+from loopstep.runtime.catalog.lessons import load_lessons
+from loopstep.runtime.recorder import record_packed
+
+pytestmark = pytest.mark.slow   # the oracle corpus in CPython and in Pyodide
 
 HERE = Path(__file__).parent
 REPO = HERE.parent
@@ -104,8 +106,8 @@ def pyodide(tmp_path_factory):
     code = ("import json, sys\nsys.path.insert(0, '/loopstep/lessons/oracle_support')\n"
             "import oracle\n"
             f"json.dumps([oracle.observe(l, b, 'normal', ['/loopstep/lessons']) for l, b in {BLOCKS!r}])")
-    result = record_in_pyodide(tmp, files, [{"lesson": l, "block": b, "scenario": "normal",
-                                              "packed": True} for l, b in BLOCKS], code=code)
+    result = record_in_pyodide(tmp, files, [{"lesson": lesson, "block": b, "scenario": "normal",
+                                              "packed": True} for lesson, b in BLOCKS], code=code)
     packed = result["traces"]
     assert {p["backend"] for p in packed} == {"monitoring"}
     return runs(packed, page_replay(packed, tmp), json.loads(result["value"]))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from runtime.recorder import record
+from loopstep.runtime.recorder import record
 
 HERE = Path(__file__).parent
 _spec = importlib.util.spec_from_file_location("loopstep_oracle", HERE / "oracle.py")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from pyodide_node import record_in_pyodide
 
-from runtime.catalog import load_lesson
+from loopstep.runtime.catalog.lessons import load_lesson
 
 HERE = Path(__file__).parent
 REPO = HERE.parent
@@ -70,7 +70,7 @@ def pyodide(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def cpython():
-    from runtime.recorder import record
+    from loopstep.runtime.recorder import record
     return {run: record("s06", *run) for run in facts.RUNS}
 
 
@@ -110,7 +110,7 @@ def test_golden(pyodide, run):
 
 
 def test_custom_setups_run_as_in_cpython(pyodide):
-    from runtime.recorder import record
+    from loopstep.runtime.recorder import record
     for (block, text), trace in zip(custom_runs(), pyodide["custom"], strict=True):
         expected = record("s06", block, "custom", setup=text)
         assert trace["scenario"] == "custom"

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from runtime import expressions
-from runtime.question_code import tuple_function
-from runtime.recorder import record, record_packed
-from runtime.wire import unpack
+from loopstep.runtime.questions import expressions
+from loopstep.runtime.questions.code import tuple_function
+from loopstep.runtime.recorder import record, record_packed
+from loopstep.runtime.trace.wire import unpack
 
 HERE = Path(__file__).parent
 

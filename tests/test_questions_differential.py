@@ -22,8 +22,10 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from pyodide_node import record_in_pyodide
 
-from runtime.catalog import load_lessons
-from runtime.recorder import record
+from loopstep.runtime.catalog.lessons import load_lessons
+from loopstep.runtime.recorder import record
+
+pytestmark = pytest.mark.slow   # every local of every block as questions, in CPython and Pyodide
 
 HERE = Path(__file__).parent
 CORPUS = HERE / "oracle_lessons"
@@ -163,7 +165,7 @@ def test_questions_never_change_the_run_pyodide(tmp_path_factory, data):
     runs += [{"lesson": b[1], "block": b[2], "scenario": b[3], "questions": p} for b, p in batch]
     traces = record_in_pyodide(tmp_path_factory.mktemp("differential"), files, runs,
                                timeout=1200)["traces"]
-    for (block, probes), without, probed in zip(batch, traces[:len(BLOCKS)],
+    for _asked, without, probed in zip(batch, traces[:len(BLOCKS)],
                                                 traces[len(BLOCKS):], strict=True):
         assert probed["backend"] == without["backend"] == "monitoring"
         same_run(probed, without)

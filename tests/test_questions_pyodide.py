@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from pyodide_node import record_in_pyodide
 
-from runtime.catalog import load_lesson
-from runtime.recorder import record
+from loopstep.runtime.catalog.lessons import load_lesson
+from loopstep.runtime.recorder import record
 
 HERE = Path(__file__).parent
 

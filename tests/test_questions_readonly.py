@@ -7,9 +7,9 @@ import pytest
 import readonly_cases as cases
 from pyodide_node import record_in_pyodide
 
-from runtime import expressions, readonly
-from runtime.catalog import load_lesson
-from runtime.recorder import record
+from loopstep.runtime.questions import expressions, readonly
+from loopstep.runtime.catalog.lessons import load_lesson
+from loopstep.runtime.recorder import record
 from test_questions import evaluate
 
 

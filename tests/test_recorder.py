@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from runtime import values
-from runtime.recorder import record
+from loopstep.runtime.trace import values
+from loopstep.runtime.recorder import record
 
 HERE = Path(__file__).parent
 _spec = importlib.util.spec_from_file_location("loopstep_facts", HERE / "facts.py")

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from runtime import wire
-from runtime.backends import available
-from runtime.catalog import load_lesson
-from runtime.recorder import record, record_packed
+from loopstep.runtime.trace import wire
+from loopstep.runtime.trace.backends import available
+from loopstep.runtime.catalog.lessons import load_lesson
+from loopstep.runtime.recorder import record, record_packed
 
 HERE = Path(__file__).parent
 CORPUS = [HERE / "oracle_lessons"]

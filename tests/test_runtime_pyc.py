@@ -6,7 +6,7 @@ without compiling anything."""
 import _imp
 import json
 
-from web import assets, bundles
+from loopstep.web import assets, bundles
 
 REBUILD = "stale: run `make build` (scripts/build.py; needs Node 20+)"
 CACHE = "__pycache__"

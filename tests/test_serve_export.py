@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-import server
-from runtime import catalog
-from runtime.recorder import DEFAULT_MAX_STEPS
-from web import assets
-from web.export import export_site
+from loopstep import server
+from loopstep.runtime.catalog import lessons as catalog
+from loopstep.runtime.recorder import DEFAULT_MAX_STEPS
+from loopstep.web import assets
+from loopstep.web.export import export_site
 from tiny_lesson import SOURCE as TINY_SOURCE, TOML as TINY_TOML, make_lesson
 
 VENDORED = f"vendor/{assets.PYODIDE_DIR.name}"

@@ -14,8 +14,8 @@ import pytest
 import uvicorn
 from fastapi.testclient import TestClient
 
-import server
-from web import assets
+from loopstep import server
+from loopstep.web import assets
 
 BLOCKS = ("child_tools", "run_subagent", "task_result")
 

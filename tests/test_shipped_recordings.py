@@ -13,9 +13,9 @@ from pathlib import Path
 import brotli
 import pytest
 
-from runtime.catalog import BUNDLED_ROOTS, load_lessons
-from runtime.recorder import DEFAULT_MAX_STEPS
-from web import page_data, recordings
+from loopstep.runtime.catalog.lessons import BUNDLED_ROOTS, load_lessons
+from loopstep.runtime.recorder import DEFAULT_MAX_STEPS
+from loopstep.web import page_data, recordings
 
 from build_script import build
 from pyodide_node import record_in_pyodide

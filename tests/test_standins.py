@@ -7,10 +7,10 @@ import types
 
 import pytest
 
-from runtime.catalog import LessonError, load_lesson
-from runtime.standins import anthropic, openai, process
-from runtime.standins.sdk import Ids
-from runtime.standins.shell import Shell
+from loopstep.runtime.catalog.lessons import LessonError, load_lesson
+from loopstep.runtime.standins import anthropic, openai, process
+from loopstep.runtime.standins.sdk import Ids
+from loopstep.runtime.standins.shell import Shell
 
 
 def context(folder=None, namespace=None, shell=None):

@@ -2,7 +2,6 @@
 ``input``, an OpenAI-shaped lesson, and runs that leave nothing behind."""
 
 import builtins
-import io
 import json
 import os
 import subprocess as real_subprocess
@@ -12,10 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from runtime import cli, custom, standins
-from runtime.catalog import load_lesson
-from runtime.recorder import Output, record
-from runtime.standins import SHOWN
+from loopstep.runtime import cli, standins
+from loopstep.runtime.catalog import custom
+from loopstep.runtime.catalog.lessons import load_lesson
+from loopstep.runtime.recorder import Output, record
+from loopstep.runtime.trace.values import Folder
+from loopstep.runtime.standins import SHOWN
 
 HERE = Path(__file__).parent
 GOLDEN = HERE / "golden"
@@ -41,11 +42,12 @@ def check_golden(block, scenario, trace):
 def plain_output(lesson_id, block, scenario):
     """What the block prints run by plain exec, untraced, under the same stand-ins."""
     spec = load_lesson(lesson_id)
-    output = Output()
+    folder = Folder()
+    output = Output(folder)
     saved = sys.stdout, sys.stderr, sys.stdin
     sys.stdout = sys.stderr = output
     try:
-        with standins.Run(spec.standins, output) as run:
+        with standins.Run(spec.standins, output, folder) as run:
             sys.stdin = run.stdin()
             for program in custom.programs(spec, block, scenario, None):
                 exec(compile(program.text, program.path, "exec"), run.namespace)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from runtime.cli import render
+from loopstep.runtime.cli import render
 
 HERE = Path(__file__).parent
 _spec = importlib.util.spec_from_file_location("loopstep_value_text",
@@ -52,7 +52,7 @@ def test_loopstep_trace_shows_each_local_as_the_specification_says(tmp_path):
         'setup = "values/setup.py"\nmodules = ["values/code.py"]\n'
         '[[presets]]\nname = "normal"\nzh = "默认"\nen = "Default"\n'
         '[[blocks]]\nsymbol = "show"\nsource = "values/code.py"\nentry = "show()\\n"\n', "utf-8")
-    done = subprocess.run([sys.executable, "-m", "runtime.cli", "trace", "values/show",
+    done = subprocess.run([sys.executable, "-m", "loopstep.runtime.cli", "trace", "values/show",
                            "--lessons", str(tmp_path)], capture_output=True, text=True,
                           cwd=HERE.parent, timeout=120)
     assert done.returncode == 0, done.stderr

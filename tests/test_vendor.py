@@ -7,7 +7,7 @@ from pathlib import Path
 import brotli
 import pytest
 
-from web import assets
+from loopstep.web import assets
 
 SUMS = assets.PYODIDE_DIR / "SHA256SUMS"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import brotli
 
-from web import assets
+from loopstep.web import assets
 
 ROOT = Path(__file__).resolve().parent.parent
 DIR = assets.CODEMIRROR_DIR

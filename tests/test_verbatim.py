@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from runtime.catalog import load_lesson
-from runtime.recorder import _targets
+from loopstep.runtime.catalog.lessons import load_lesson
+from loopstep.runtime.recorder import targets
 
 SEED = Path(__file__).parent / "fixtures" / "seeds" / "000_73b60d6d11539d44.txt"
 
@@ -84,7 +84,7 @@ def test_executed_text_is_displayed_text(symbol):
     lines = module.text.split("\n")
     assert "\n".join(lines[block.def_line - 1:block.end_line]) == block.text
     code = compile(module.text, module.path, "exec")
-    (main,), traced = _targets(code, block.parts)
+    (main,), traced = targets(code, block.parts)
     assert main.co_filename == block.source and main.co_firstlineno == block.def_line
     assert all(c.co_filename == block.source for c in traced)
 

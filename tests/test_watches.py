@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from runtime.catalog import load_lessons
-from runtime.recorder import record
+from loopstep.runtime.catalog.lessons import load_lessons
+from loopstep.runtime.recorder import record
 from test_questions import cases, recorder_tests   # question_cases.py and test_recorder.py, loaded
 
 HERE = Path(__file__).parent

@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from web import assets
+from loopstep.web import assets
 
 REPO = Path(__file__).resolve().parent.parent
 CHECK = """
 import hashlib, json, shutil, sys
 from fastapi.testclient import TestClient
-import server
-from web import assets
+from loopstep import server
+from loopstep.web import assets
 assert not server.__file__.startswith(sys.argv[1]), server.__file__
 assert shutil.which("node") is None, shutil.which("node")
 client = TestClient(server.create_app())
@@ -38,7 +38,7 @@ assert compiled.status_code == 200, compiled.status_code
 assert "snapshot.bin" in assets.boot_sizes() and assets.BOOT_VERSION
 lessons = {lesson["id"] for lesson in client.get("/api/lessons").json()["lessons"]}
 assert {"s06", "s01", "lcc-s06", "s06-recursive"} <= lessons, lessons
-from runtime.recorder import record
+from loopstep.runtime.recorder import record
 assert record("s06", "run_subagent", "limit")["stdout"] == "完成： call_limit\\n"
 assert record("agent-whole", "run_bash", "dangerous")["stdout"].endswith("Error: Dangerous command blocked\\n")
 print(json.dumps({"snapshot": hashlib.sha256(snapshot.content).hexdigest(),
@@ -62,14 +62,34 @@ def installed(wheel):
     return site
 
 
+def installed_name(path: Path) -> str:
+    """Where a file of the source tree is in the wheel: under the one package, `loopstep`."""
+    return "loopstep/" + path.relative_to(REPO).as_posix()
+
+
 def test_the_wheel_holds_the_built_outputs(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    boot = assets.BOOT_DIR.relative_to(REPO).as_posix()
     for name in ("boot.json", "snapshot.bin", "snapshot.bin.br", "python_stdlib.zip", "empty.zip",
                  "SHA256SUMS"):
-        assert f"{boot}/{name}" in names, name
-    assert assets.RUNTIME_PYC.relative_to(REPO).as_posix() in names
-    assert "web/vendor/PYODIDE_VERSION" in names
+        assert installed_name(assets.BOOT_DIR / name) in names, name
+    assert installed_name(assets.RUNTIME_PYC) in names
+    assert "loopstep/web/vendor/PYODIDE_VERSION" in names
+
+
+def test_the_wheel_installs_one_package(wheel, installed, tmp_path):
+    """Nothing but `loopstep` and its dist-info at the top of site-packages: the source
+    tree's `web`, `runtime`, `stubs` and `server` are `loopstep.web`, … once installed."""
+    tops = {name.split("/")[0] for name in zipfile.ZipFile(wheel).namelist()}
+    assert tops == {"loopstep", next(t for t in tops if t.endswith(".dist-info"))}, tops
+    for name in ("web", "runtime", "stubs", "server"):
+        done = subprocess.run([sys.executable, "-c", f"import {name}"], cwd=tmp_path,
+                              env={"PYTHONPATH": str(installed)}, capture_output=True, text=True)
+        assert done.returncode == 1 and "ModuleNotFoundError" in done.stderr, (name, done.stderr)
+    done = subprocess.run([sys.executable, "-m", "loopstep", "trace", "s06/run_subagent",
+                           "--scenario", "limit"], cwd=tmp_path,
+                          env={"PYTHONPATH": str(installed)}, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0 and "call_limit" in done.stdout, done.stderr[-2000:]
 
 
 def test_wheel_serves_everything_from_outside_the_source_tree(installed, tmp_path):

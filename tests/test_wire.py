@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from runtime import wire
-from runtime.catalog import load_lessons
-from runtime.recorder import record, record_packed
+from loopstep.runtime.trace import wire
+from loopstep.runtime.catalog.lessons import load_lessons
+from loopstep.runtime.recorder import record, record_packed
 
 HERE = Path(__file__).parent
 _spec = importlib.util.spec_from_file_location("loopstep_recorder_tests", HERE / "test_recorder.py")

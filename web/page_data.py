@@ -8,8 +8,8 @@ from urllib.parse import quote
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from runtime.catalog import CUSTOM
-from runtime.recorder import DEFAULT_MAX_STEPS
+from loopstep.runtime.catalog.lessons import CUSTOM
+from loopstep.runtime.recorder import DEFAULT_MAX_STEPS
 
 from . import assets, bundles, module_graph, recordings
 from .highlight import highlight_lines

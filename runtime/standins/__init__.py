@@ -2,7 +2,7 @@
 subprocess, a working folder, the environment and the terminal's input (the lesson's
 ``[standins]`` table, spec.py), and the isolation of every run (isolation.py).
 
-``Run(standins, output)`` is one run: entered, it saves the interpreter's state,
+``Run(standins, output, shown)`` is one run: entered, it saves the interpreter's state,
 makes the run's folder the current directory, sets the environment and plants the
 stand-in modules in ``sys.modules``; left (however the program ended), it puts
 everything back and removes the folder. Stdlib only: the same code runs in CPython
@@ -28,9 +28,10 @@ _MODEL_CODES = {"anthropic": anthropic.MODEL_CODES, "openai": openai.MODEL_CODES
 class Run:
     """The context of one run: the program's namespace, its stand-ins and isolation."""
 
-    def __init__(self, standins, output):
+    def __init__(self, standins, output, shown=None):
         self.standins = standins
         self.output = output
+        self.shown = shown        # the run's values.Folder: how the trace shows its folder
         self.namespace = {"__name__": "__main__", "__builtins__": builtins}
         self.model = standins.model if standins else None
         self.shell = standins.shell if standins else None
@@ -55,7 +56,7 @@ class Run:
         self._saved = isolation.snapshot()
         try:
             if self.standins is not None:
-                self._workspace = Workspace(self.standins.files)
+                self._workspace = Workspace(self.standins.files, self.shown)
                 self.folder = self._workspace.path
                 self._workspace.enter()
                 os.environ.update(dict(self.standins.env))

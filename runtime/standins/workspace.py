@@ -6,7 +6,7 @@ Where it is, and how the trace shows it: in Pyodide (the browser worker) the fol
 (``loopstep trace``, the tests) it is a new ``tempfile.mkdtemp()`` folder, since other
 processes may record at the same time; the program works with that real path, and
 the recorder shows it as ``/tmp/loopstep-run`` wherever the trace shows text (values,
-output, model messages, errors: ``values.FOLDER_ALIASES``), so a CPython trace and a
+output, model messages, errors: the run's ``values.Folder``), so a CPython trace and a
 Pyodide trace are the same. The program itself sees the real path: code whose
 behaviour depends on the path's length or text could differ between the two.
 """
@@ -16,13 +16,12 @@ import shutil
 import sys
 import tempfile
 
-from .. import values
-
 SHOWN = "/tmp/loopstep-run"
 
 
 class Workspace:
-    def __init__(self, files):
+    def __init__(self, files, shown=None):
+        self.shown = shown   # the run's values.Folder (None: nothing shows the folder)
         if sys.platform == "emscripten":
             if os.path.lexists(SHOWN):
                 shutil.rmtree(SHOWN)
@@ -39,9 +38,10 @@ class Workspace:
     def enter(self):
         """Make the folder the current directory and show it as SHOWN in the trace."""
         os.chdir(self.path)
-        if self.path != SHOWN:
-            values.FOLDER_ALIASES[:] = [(self.path, SHOWN)]
+        if self.path != SHOWN and self.shown is not None:
+            self.shown.show(self.path, SHOWN)
 
     def remove(self):
-        values.FOLDER_ALIASES.clear()
+        if self.shown is not None:
+            self.shown.forget()
         shutil.rmtree(self.path, ignore_errors=True)

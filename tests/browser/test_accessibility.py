@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from runtime.catalog import load_lessons
+from loopstep.runtime.catalog.lessons import load_lessons
 
 try:
     from .axe_audit import assert_no_violations

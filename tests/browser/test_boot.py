@@ -3,8 +3,10 @@
 import pytest
 from playwright.sync_api import expect
 
-from web import assets, bundles
+from loopstep.web import assets, bundles
 
+
+pytestmark = pytest.mark.hosting   # the bundled Pyodide and the boot set as files: types, paths, the worker's origin
 
 def ready(page):
     """The runtime panel once Python is ready (the stock boot, the slowest, within 90 s)."""

@@ -8,12 +8,12 @@ from playwright.sync_api import expect
 
 try:
     from .conftest import PageWatch, site_of
-    from .page_helpers import (BOOT_TIMEOUT, block, current_lines, open_lesson, press,
-                               run_to_end, wait_ready)
+    from .page_helpers import (BOOT_TIMEOUT, block, current_lines, open_lesson, run_to_end,
+                               wait_ready)
 except ImportError:
     from conftest import PageWatch, site_of
-    from page_helpers import (BOOT_TIMEOUT, block, current_lines, open_lesson, press,
-                              run_to_end, wait_ready)
+    from page_helpers import (BOOT_TIMEOUT, block, current_lines, open_lesson, run_to_end,
+                              wait_ready)
 
 FIXTURES = Path(__file__).resolve().parent / "fixture_lessons"
 

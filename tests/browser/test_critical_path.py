@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
+import pytest
 from playwright.sync_api import expect
 
 try:
@@ -17,6 +18,8 @@ try:
 except ImportError:
     from conftest import CHROMIUM_ARGS, chromium_path
     from page_helpers import lesson_url
+
+pytestmark = pytest.mark.hosting   # what the page fetches before it is ready: paths, preloads, caching
 
 # Bytes (decoded) of the lesson page's own scripts fetched before the runtime is ready:
 # the page's module graph, the worker and boot.js. Pyodide's own files are the runtime,

@@ -8,6 +8,8 @@ import pytest
 from playwright.sync_api import expect
 
 
+pytestmark = pytest.mark.hosting   # embeds from another origin: CSP frame-ancestors, embed URLs
+
 HOST_PAGE = """<!doctype html>
 <html><head><meta charset="utf-8"><title>host</title><link rel="icon" href="data:,"></head>
 <body>

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs, urlsplit
 
+import pytest
 from playwright.sync_api import expect
 
-from web import assets
+from loopstep.web import assets
 
 try:
     from .conftest import CHROMIUM_ARGS, chromium_path
@@ -16,6 +17,8 @@ try:
 except ImportError:
     from conftest import CHROMIUM_ARGS, chromium_path
     from page_helpers import block, lesson_url
+
+pytestmark = pytest.mark.hosting   # an empty cache: the head's preloads and the files' caching headers
 
 BOOT_SET = f"/vendor/{assets.BOOT_DIR.name}/"
 SNAPSHOT = BOOT_SET + "snapshot.bin"

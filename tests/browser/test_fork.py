@@ -16,8 +16,8 @@ from axe_audit import assert_no_violations
 
 from page_helpers import (BOOT_TIMEOUT, block, open_lesson, press, run_to_end,
                           select_scenario, slide_to, wait_ready)
-from runtime.catalog import CUSTOM, load_lesson
-from runtime.recorder import record
+from loopstep.runtime.catalog.lessons import CUSTOM, load_lesson
+from loopstep.runtime.recorder import record
 
 CHANGED = '{"stop_reason": "end_turn", "content": [{"type": "text", "text": "改答"}]}'
 

@@ -26,8 +26,8 @@ except ImportError:
     from conftest import PageWatch, ServerProcess
     from page_helpers import BOOT_TIMEOUT, press, run_to_end, select_scenario, toggle_breakpoint
 
-from runtime.catalog import load_lesson
-from web import assets, bundles
+from loopstep.runtime.catalog.lessons import load_lesson
+from loopstep.web import assets, bundles
 
 TESTS = Path(__file__).resolve().parents[1]
 LESSONS = TESTS / "browser" / "fixture_lessons"
@@ -85,7 +85,7 @@ def pyodide_prints(tmp_path_factory):
 
 
 def cli_stdout(scenario):
-    done = subprocess.run([sys.executable, "-m", "runtime.cli", "trace", f"{LESSON}/{BLOCK}",
+    done = subprocess.run([sys.executable, "-m", "loopstep.runtime.cli", "trace", f"{LESSON}/{BLOCK}",
                            "--scenario", scenario, "--lessons", str(LESSONS)],
                           capture_output=True, text=True, timeout=120,
                           cwd=TESTS.parent)

@@ -5,12 +5,12 @@ everywhere else. Real Chromium, keyboard only."""
 from playwright.sync_api import expect
 
 try:
-    from .page_helpers import (BOOT_TIMEOUT, action, block, edit_breakpoint, expect_paused_at,
-                               open_lesson, pause_at, press, type_text, wait_ready, watch_value)
+    from .page_helpers import (BOOT_TIMEOUT, action, block, expect_paused_at,
+                               open_lesson, pause_at, wait_ready, watch_value)
 except ImportError:
-    from page_helpers import (BOOT_TIMEOUT, action, block, edit_breakpoint, expect_paused_at,
-                              open_lesson, pause_at, press, type_text, wait_ready, watch_value)
-from runtime.catalog import load_lesson
+    from page_helpers import (BOOT_TIMEOUT, action, block, expect_paused_at,
+                              open_lesson, pause_at, wait_ready, watch_value)
+from loopstep.runtime.catalog.lessons import load_lesson
 
 LESSON = load_lesson("s06")
 NORMAL_SETUP = LESSON.setup_text("normal")

@@ -9,12 +9,14 @@ import threading
 import pytest
 from playwright.sync_api import expect
 
-from runtime.recorder import record
+from loopstep.runtime.recorder import record
 
 try:
     from .page_helpers import BOOT_TIMEOUT, shown_output
 except ImportError:
     from page_helpers import BOOT_TIMEOUT, shown_output
+
+pytestmark = pytest.mark.hosting   # embed.js loaded cross-origin: the host's CORS headers
 
 MKDOCS_YML = """site_name: Agent lessons
 theme:

@@ -14,6 +14,9 @@ except ImportError:
 from tiny_lesson import make_lesson
 
 
+pytestmark = pytest.mark.hosting   # a lessons folder's files exported and served
+
+
 @pytest.fixture(scope="module")
 def tiny_server(tmp_path_factory):
     root = make_lesson(tmp_path_factory.mktemp("lessons"))

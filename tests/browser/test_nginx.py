@@ -11,9 +11,9 @@ import brotli
 import pytest
 from playwright.sync_api import expect
 
-import server as app_server
-from runtime.recorder import record
-from web import assets
+from loopstep import server as app_server
+from loopstep.runtime.recorder import record
+from loopstep.web import assets
 
 try:
     from .conftest import NginxSite, BROTLI_MODULE
@@ -21,6 +21,8 @@ try:
 except ImportError:
     from conftest import NginxSite, BROTLI_MODULE
     from page_helpers import BOOT_TIMEOUT, run_to_end, shown_output
+
+pytestmark = pytest.mark.hosting   # nginx's types, precompressed copies, headers and caching
 
 WASM = f"/vendor/pyodide-{assets.PYODIDE_VERSION}/pyodide.asm.wasm"
 

@@ -4,17 +4,17 @@ import re
 
 from playwright.sync_api import expect
 
-from web import assets
+from loopstep.web import assets
 
 try:
     from .page_helpers import (BOOT_TIMEOUT, add_watch, block, edit_breakpoint,
                                expect_paused_at, gutter, lesson_url, open_lesson, press,
-                               run_to_end, select_scenario, toggle_breakpoint, value,
+                               select_scenario, toggle_breakpoint, value,
                                wait_ready, watch_value)
 except ImportError:
     from page_helpers import (BOOT_TIMEOUT, add_watch, block, edit_breakpoint,
                               expect_paused_at, gutter, lesson_url, open_lesson, press,
-                              run_to_end, select_scenario, toggle_breakpoint, value,
+                              select_scenario, toggle_breakpoint, value,
                               wait_ready, watch_value)
 
 RESTRICTED_LINE = 7   # restricted = child_tools(tools)

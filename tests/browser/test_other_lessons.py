@@ -2,13 +2,15 @@
 import pytest
 from playwright.sync_api import expect
 
-from runtime.catalog import load_lessons
-from runtime.recorder import record
+from loopstep.runtime.catalog.lessons import load_lessons
+from loopstep.runtime.recorder import record
 
 try:
     from .page_helpers import BOOT_TIMEOUT, run_to_end, select_scenario, shown_output
 except ImportError:
     from page_helpers import BOOT_TIMEOUT, run_to_end, select_scenario, shown_output
+
+pytestmark = pytest.mark.hosting   # every bundled lesson's files as the host serves them
 
 LESSONS = {lesson_id: lesson for lesson_id, lesson in load_lessons().items() if lesson_id != "s06"}
 

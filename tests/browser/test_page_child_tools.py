@@ -1,6 +1,7 @@
 """child_tools on the lesson page: breakpoint, stepping both ways, scenario switch, exceptions."""
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 try:
@@ -9,6 +10,8 @@ try:
 except ImportError:
     from page_helpers import (block, expect_paused_at, gutter, open_lesson, press, run_to_end,
                               select_scenario, toggle_breakpoint, value, wait_ready)
+
+pytestmark = pytest.mark.smoke   # breakpoints, stepping both ways, a scenario switch
 
 COPY_LINE = 7   # selected[name] = deepcopy(tools[name])
 RAISE_LINE = 6  # raise ValueError('缺少只读工具：' + name)

@@ -1,6 +1,7 @@
 """URL state round trip, English labels, Debug before the runtime is ready, text-only rendering."""
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 try:
@@ -10,6 +11,8 @@ except ImportError:
     from page_helpers import (BOOT_TIMEOUT, block, expect_paused_at, open_lesson, press,
                               select_scenario, toggle_breakpoint, value, wait_ready)
 
+
+pytestmark = pytest.mark.hosting   # URL state and Debug before the runtime: the export's page paths
 
 def test_url_round_trip_restores_scenario_breakpoints_and_step(page, server_url, site_kind):
     open_lesson(page, server_url, site_kind)

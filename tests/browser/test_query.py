@@ -1,6 +1,9 @@
 """`?lang=` and `?scenario=` work the same on the server and on a static export."""
+import pytest
 from playwright.sync_api import expect
 
+
+pytestmark = pytest.mark.hosting   # the query (?lang=, ?scenario=) on the app and on static files
 
 def test_lang_query_gives_english_labels(page, server_url):
     page.goto(f"{server_url}/lessons/s06?lang=en")

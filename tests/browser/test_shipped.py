@@ -12,12 +12,14 @@ from playwright.sync_api import expect
 from page_helpers import (BOOT_TIMEOUT, action, add_watch, block, choose_option,
                           expect_paused_at, lesson_url, open_lesson, pause_at, press,
                           replace_in_editor)
-from web import assets
+from loopstep.web import assets
 
 try:
     from .conftest import CHROMIUM_ARGS, chromium_path
 except ImportError:
     from conftest import CHROMIUM_ARGS, chromium_path
+
+pytestmark = pytest.mark.hosting   # shipped traces as files: paths, compression, a 404's fallback
 
 CALL_LINE = 15  # run_subagent: outcome = run_loop(...)
 WASM = f"{assets.PYODIDE_URL}pyodide.asm.wasm"

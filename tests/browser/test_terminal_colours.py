@@ -3,7 +3,7 @@ import re
 
 from playwright.sync_api import expect
 
-from runtime.recorder import record
+from loopstep.runtime.recorder import record
 
 try:
     from .page_helpers import BOOT_TIMEOUT, run_to_end, shown_output

@@ -9,8 +9,8 @@ from playwright.sync_api import expect
 
 from page_helpers import (BOOT_TIMEOUT, action, block, lesson_url, open_lesson, press,
                           replace_in_editor, run_to_end, wait_ready)
-from runtime.catalog import load_lesson
-from web import assets
+from loopstep.runtime.catalog.lessons import load_lesson
+from loopstep.web import assets
 
 LESSON = load_lesson("s06")
 NORMAL_SETUP = LESSON.setup_text("normal")

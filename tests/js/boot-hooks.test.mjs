@@ -25,15 +25,22 @@ async function setUp(loads) {
     format: 1, pyodide: "0.0-test", python: "3.14.0", wasmSha256: await sha256(WASM),
     stdlib: { file: "python_stdlib.zip", sha256: await sha256(STDLIB) },
     snapshot: { sha256: await sha256(SNAPSHOT) }, lazy: [],
+    hooks: { file: "runtime/browser/boot_hooks.py", source: "# the boot's import hooks" },
   };
   const files = {
     "boot.json": new TextEncoder().encode(JSON.stringify(manifest)),
     SHA256SUMS: new TextEncoder().encode(`${manifest.wasmSha256}  pyodide.asm.wasm\n`),
   };
   const compiled = await WebAssembly.compile(WASM);
+  // the hooks' namespace as boot.js sees it after running boot.json's source
+  const hooks = { after_snapshot: () => {}, python_version: () => "3.14.0",
+    install_trimmed_on_demand: () => {}, install_stock_stdlib: () => {} };
   const pyodide = {
     FS: { readFile: () => STDLIB },
-    runPython: (code) => (code.includes("sys.version") ? "3.14.0" : undefined),
+    toPy: () => new Map(),
+    runPython: (code, { globals }) => {
+      for (const [name, hook] of Object.entries(hooks)) globals.set(name, hook);
+    },
   };
   const calls = [];
   const module = {

@@ -140,7 +140,7 @@ async function checkRecorder(name, edit, expected) {
   assert.equal(imported(), expected === "snapshot", `${name}: runtime.recorder kept or dropped`);
   const trace = record(pyodide, { runtime: false });
   assert.equal(trace.status, "finished", `${name}: ${trace.message}`);
-  const items = pyodide.runPython("from runtime import values; values.MAX_ITEMS");
+  const items = pyodide.runPython("from runtime.trace import values; values.MAX_ITEMS");
   console.log(JSON.stringify({ check: name, path: took, recorder: from, maxItems: items }));
   // the snapshot was imported from another folder: not the recorder the worker would use
   assert.equal(await settleRecorder(pyodide, { ...recorder, folder: "/elsewhere" }, served,
@@ -149,6 +149,6 @@ async function checkRecorder(name, edit, expected) {
 
 await checkRecorder("snapshot recorder", {}, "snapshot");
 await checkRecorder("changed recorder", {
-  "runtime/values.py": (bytes) => new Uint8Array([...bytes, ...new TextEncoder().encode(
+  "runtime/trace/values.py": (bytes) => new Uint8Array([...bytes, ...new TextEncoder().encode(
     "\nMAX_ITEMS = 7  # changed after the snapshot was built\n")]),
 }, "files");

@@ -6,7 +6,7 @@
 // module | error} (runtime-early.js) and `record` {id, lesson, block,
 // scenario, maxSteps, setup?, questions?, fork?} (`setup`: the reader's setup text, only for
 // scenario "custom"; `questions`: breakpoint conditions, hit counts, logpoints and watches,
-// see runtime/questions.py);
+// see runtime/questions/questions.py);
 // worker → main `progress` {loaded, total},
 //   `ready` {python, path, marks, compiled, stale, recorder: "snapshot"|"files"}
 // (`compiled`: how many precompiled modules were written, `stale`: those whose source
@@ -33,14 +33,10 @@ const pycModule = () => pycImport;
 
 let pyodide = null;
 let bootPath = null; // "snapshot" | "trimmed" | "stock": which way Pyodide came up
-let recordJson = null;
+let entry = null; // runtime/browser/worker.py, once the recorder's files are written
 let roots = [];
 
-// Python frames allowed: deeper recursion raises RecursionError instead of
-// overflowing the browser's stack (fatal in Pyodide). Measured in Chromium's
-// worker: recursion through a builtin (map) overflows past ~500 frames, plain
-// recursion past ~3,000; the recorder's own frames need a margin on top.
-const RECURSION_LIMIT = 400;
+// The recursion limit a recording runs under: runtime/browser/worker.py RECURSION_LIMIT.
 
 // Rejects as soon as the boot set is known to be unusable (checkWasm, watchWebAssembly).
 let failBoot = () => {};
@@ -205,44 +201,14 @@ async function writeFiles(fetched, sysPath) {
   return { sources, compiled: write(bundled) };
 }
 
-const PRELUDE = `
-import json, sys
-if SYS_PATH not in sys.path:
-    sys.path.insert(0, SYS_PATH)
-from runtime import recorder
 
-def _loopstep_stale(compiled):
-    """The precompiled modules that were not compiled from the source beside them (or
-    have none: a module renamed or removed since, which Python never imports)."""
-    import _imp, importlib.util, os
-    key = int.from_bytes(importlib.util.MAGIC_NUMBER, "little")
-    stale = []
-    for path in compiled:
-        source = importlib.util.source_from_cache(path)
-        if not os.path.exists(source):
-            stale.append(source)
-            continue
-        with open(path, "rb") as pyc, open(source, "rb") as text:
-            if pyc.read(16)[8:] != _imp.source_hash(key, text.read()):
-                stale.append(source)
-    return stale
-
-def _loopstep_record(lesson, block, scenario, roots, max_steps, setup=None, questions=None,
-                     fork=None):
-    sys.setrecursionlimit(RECURSION_LIMIT)  # lesson code may have raised it
-    kwargs = {"roots": list(roots)}
-    if max_steps:
-        kwargs["max_steps"] = int(max_steps)
-    if setup is not None:
-        kwargs["setup"] = setup
-    if questions:
-        kwargs["questions"] = json.loads(questions)
-    if fork:
-        kwargs["fork"] = json.loads(fork)
-    return recorder.record_packed(lesson, block, scenario, **kwargs)
-
-_loopstep_record, _loopstep_stale
-`;
+/** The recorder's entry for the worker (runtime/browser/worker.py), imported from the
+ * files written under `sysPath`, which goes first on sys.path. */
+function importEntry(py, sysPath) {
+  const path = py.pyimport("sys").path;
+  if (!path.toJs().includes(sysPath)) path.insert(0, sysPath);
+  return py.pyimport("runtime.browser.worker");
+}
 
 /** The boot message's runtime config ({pyodide, python}, the page's data island) with
  * its URLs resolved against the document's `base`. */
@@ -329,16 +295,12 @@ async function boot(request) {
   const { settleRecorder } = await recorderImport;
   const recorder = await settleRecorder(pyodide, booted.recorder, sources, sysPath);
   roots = message.roots ?? [];
-  pyodide.globals.set("SYS_PATH", sysPath);
-  pyodide.globals.set("RECURSION_LIMIT", RECURSION_LIMIT);
-  const [recordFunction, staleFunction] = pyodide.runPython(PRELUDE).toJs({ depth: 1 });
-  recordJson = recordFunction;
-  const python = pyodide.runPython("import sys; sys.version.split()[0]");
+  entry = importEntry(pyodide, sysPath);
+  const python = entry.python_version();
   mark("recorder-imported");
   // recompiled from source: reported with "ready" (tests/browser/test_boot.py); none
   // when the recorder came with the snapshot, which imported nothing here
-  const stale = recorder === "snapshot" ? [] : staleFunction(pyodide.toPy(compiled)).toJs();
-  staleFunction.destroy();
+  const stale = recorder === "snapshot" ? [] : entry.stale(pyodide.toPy(compiled)).toJs();
   booting = false;
   post({ type: "ready", python, path: bootPath, marks: marks(), compiled: compiled.length, stale,
     recorder });
@@ -348,7 +310,7 @@ async function boot(request) {
 function record(message) {
   const pyRoots = pyodide.toPy(roots);
   try {
-    const json = recordJson(message.lesson, message.block, message.scenario, pyRoots,
+    const json = entry.record(message.lesson, message.block, message.scenario, pyRoots,
       message.maxSteps ?? 0, message.setup ?? undefined, // JS null would not be None
       message.questions ? JSON.stringify(message.questions) : undefined,
       message.fork ? JSON.stringify(message.fork) : undefined);
@@ -370,7 +332,7 @@ self.addEventListener("message", async (event) => {
     if (message.type === "head") receiveHead(message);
     else if (message.type === "boot") await boot(message);
     else if (message.type === "record") {
-      if (!recordJson) throw new Error("runtime not ready");
+      if (!entry) throw new Error("runtime not ready");
       record(message);
     }
   } catch (error) {

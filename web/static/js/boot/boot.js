@@ -183,78 +183,9 @@ const asPython = (load) => () => {
   return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 };
 
-// Appended to sys.meta_path: only asked for modules nothing else found.
-const LAZY_STDLIB = `
-import importlib, sys, zipimport
-
-class _LoopstepStockStdlib:
-    def __init__(self, names, load, path):
-        self.names, self.load, self.path, self.ready = frozenset(names), load, path, False
-
-    def find_spec(self, name, path=None, target=None):
-        if name not in self.names:
-            return None
-        if not self.ready:
-            data = self.load().to_bytes()
-            with open(self.path, "wb") as out:
-                out.write(data)
-            self.ready = True
-            sys.path.append(self.path)
-            importlib.invalidate_caches()
-        package = name.rpartition(".")[0]
-        where = self.path + ("/" + package.replace(".", "/") if package else "")
-        return zipimport.zipimporter(where).find_spec(name)
-
-def _install(names, load, path):
-    sys.meta_path.append(_LoopstepStockStdlib(names, load, path))
-
-_install
-`;
-
-// First on sys.meta_path after a snapshot restore that left the trimmed zip for later:
-// the snapshot holds every module the lessons import, and zipimport already knows the
-// zip's directory; the first import of another module from it loads the zip (and checks
-// it) before zipimport reads it.
-const TRIMMED_ON_DEMAND = `
-import sys, zipimport
-
-class _LoopstepTrimmedStdlib:
-    def __init__(self, load, path, sha256):
-        files = zipimport._zip_directory_cache.get(path, {})
-        names = set()
-        for name in files:
-            if name.endswith(".pyc"):
-                name = name[:-4].replace("/", ".").removesuffix(".__init__")
-                names.add(name)
-        self.names, self.load, self.path, self.sha256 = frozenset(names), load, path, sha256
-
-    def find_spec(self, name, path=None, target=None):
-        if name not in self.names:
-            return None
-        sys.meta_path.remove(self)
-        data = self.load().to_bytes()
-        import _sha2
-        if _sha2.sha256(data).hexdigest() != self.sha256:
-            raise ImportError(f"{self.path}: the trimmed standard library did not load intact")
-        with open(self.path, "wb") as out:
-            out.write(data)
-        return None
-
-def _install(load, path, sha256):
-    sys.meta_path.insert(0, _LoopstepTrimmedStdlib(load, path, sha256))
-
-_install
-`;
-
-const AFTER_SNAPSHOT = `
-import sys
-sys.path[:] = list(dict.fromkeys(sys.path))
-if "random" in sys.modules:
-    sys.modules["random"].seed()
-`;
-
 async function checkManifest(manifest, module, sums) {
   if (manifest.format !== 1) throw new Error(`boot.json format ${manifest.format}`);
+  if (typeof manifest.hooks?.source !== "string") throw new Error("boot.json has no import hooks");
   if (manifest.pyodide !== module.version) {
     throw new Error(`boot set is for Pyodide ${manifest.pyodide}, loaded ${module.version}`);
   }
@@ -263,10 +194,12 @@ async function checkManifest(manifest, module, sums) {
   if (wasm !== manifest.wasmSha256) throw new Error("boot set was built for another pyodide.asm.wasm");
 }
 
-function install(pyodide, code, ...args) {
-  const installer = pyodide.runPython(code);
-  installer(...args);
-  installer.destroy();
+/** The boot's import hooks (runtime/browser/boot_hooks.py, whose text boot.json carries)
+ * run in a namespace of their own: `python(name)` is one of its functions. */
+function bootHooks(pyodide, manifest) {
+  const namespace = pyodide.toPy({ __name__: "boot_hooks" });
+  pyodide.runPython(manifest.hooks.source, { globals: namespace });
+  return (name) => namespace.get(name);
 }
 
 async function fastBoot(module, manifest, snapshot, config, attempt) {
@@ -287,15 +220,16 @@ async function fastBoot(module, manifest, snapshot, config, attempt) {
       throw new Error("trimmed python_stdlib.zip did not load intact");
     }
   }
-  if (snapshot) pyodide.runPython(AFTER_SNAPSHOT);
-  const version = pyodide.runPython("import sys, json; sys.version.split()[0]");
+  const python = bootHooks(pyodide, manifest);
+  if (snapshot) python("after_snapshot")();
+  const version = python("python_version")();
   if (version !== manifest.python) throw new Error(`Python ${version}, expected ${manifest.python}`);
   if (loadTrimmedSync) {
-    install(pyodide, TRIMMED_ON_DEMAND, asPython(loadTrimmedSync), STDLIB_PATH,
+    python("install_trimmed_on_demand")(asPython(loadTrimmedSync), STDLIB_PATH,
       manifest.stdlib.sha256);
   }
   if (loadStockSync && manifest.lazy.length) {
-    install(pyodide, LAZY_STDLIB, manifest.lazy, asPython(loadStockSync), FULL_STDLIB_PATH);
+    python("install_stock_stdlib")(manifest.lazy, asPython(loadStockSync), FULL_STDLIB_PATH);
   }
   return pyodide;
 }

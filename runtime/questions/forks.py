@@ -24,8 +24,8 @@ import sys
 import types
 import warnings
 
-from .agent import _code, _lookup
-from .steps import FORK_FILE
+from ..agent.capture import code_of, lookup
+from ..trace.steps import FORK_FILE
 
 KINDS = {"model": "calls", "tool": "tool_calls"}
 _HOOK = "__loopstep_fork_hook__"
@@ -96,13 +96,13 @@ class Fork:
         names = capture.spec.model if self.kind == "model" else capture.spec.tools
         for dotted in names:
             try:
-                value = _lookup(namespace, dotted)
+                value = lookup(namespace, dotted)
             except (LookupError, AttributeError):
                 continue
             members = value.values() if isinstance(value, dict) else [value]
             for member in members:
                 function = getattr(member, "__func__", member)
-                code = _code(member)
+                code = code_of(member)
                 if code in keep or code in self._made or code not in table or \
                         not isinstance(function, types.FunctionType) or \
                         function.__code__ is not code:
@@ -116,7 +116,7 @@ class Fork:
                 table[dispatcher] = table[code]
                 function.__code__ = dispatcher
                 self._undo.append((function, code))
-        for function, code in self._undo:
+        for _function, code in self._undo:
             table.pop(code, None)
         return set(capture.model) | set(capture.tools)
 

@@ -16,31 +16,31 @@ import traceback
 from .backends import StopRecording
 from .events import CALL, EXCEPTION, LINE, RETURN
 from .names import hider
-from .values import FOLDER_ALIASES, IMMUTABLE_SCALARS, MAX_CHARS, encode, presented
+from .values import IMMUTABLE_SCALARS, MAX_CHARS, encode, presented
 
 FORK_FILE = "<loopstep fork>"   # the file of a fork's dispatcher frames (forks.py): never shown
 
 _GENERATOR_FLAGS = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
-_OWN_LINE = frozenset({"<lambda>", "<genexpr>"})
+OWN_LINE = frozenset({"<lambda>", "<genexpr>"})
 _SMALL_INT = 10 ** 18                    # ints inside ±this are encoded by int.__repr__ directly
 
 
 
-def _message(exc):
+def _message(exc, folder):
     try:
-        return presented(str(exc)) if FOLDER_ALIASES else str(exc)
+        return presented(str(exc), folder)
     except BaseException:
         return f"<{type(exc).__qualname__}>"
 
 
-def encode_fast(value):
+def encode_fast(value, folder=None):
     """``values.encode`` with a shortcut for the scalars most steps change."""
     t = type(value)
     if t is int and -_SMALL_INT < value < _SMALL_INT:
         return int.__repr__(value)
-    if t is str and len(value) <= MAX_CHARS and not FOLDER_ALIASES:
+    if t is str and len(value) <= MAX_CHARS and not folder:
         return str.__repr__(value)
-    return encode(value)
+    return encode(value, folder)
 
 
 class Columns:
@@ -96,7 +96,7 @@ class FrameState:
 
 class TraceBuilder:
     def __init__(self, *, first_line, ranges, main_codes, root_codes, program_files,
-                 output, max_steps):
+                 output, max_steps, folder=None):
         self.first_line = first_line   # the file line numbered 1 (docs/design.md)
         # absolute line → (first, last) of its statement, numbered from first_line;
         # the lines of one statement share one tuple, so a fold is an identity test
@@ -109,6 +109,7 @@ class TraceBuilder:
         self.root_codes = frozenset(root_codes)
         self.program_files = frozenset(program_files)
         self.output = output
+        self.folder = folder   # values.Folder: the run's folder as the trace shows it
         self.max_steps = max_steps
         self.raw_cap = 20 * max_steps
         self.cols = Columns()
@@ -154,7 +155,7 @@ class TraceBuilder:
             return
         for frame, line in traceback.walk_tb(exc.__traceback__):
             if frame.f_code in self.main_codes:
-                self.error = {"type": type(exc).__name__, "message": _message(exc),
+                self.error = {"type": type(exc).__name__, "message": _message(exc, self.folder),
                               "line": self._rel(line)}
                 return
 
@@ -227,18 +228,19 @@ class TraceBuilder:
         if state.hidden is not None:
             is_hidden = state.hidden
             items = [(name, value) for name, value in items if not is_hidden(name)]
+        folder = self.folder
         for name, value in items:
             old = prev.get(name)
             if old is not None:
                 if old[0] is value and type(value) in IMMUTABLE_SCALARS:
                     continue
-                encoded = encode_fast(value)
+                encoded = encode_fast(value, folder)
                 prev[name] = (value, encoded)
                 if old[1] == encoded:
                     continue
             else:
                 grown = True
-                encoded = encode_fast(value)
+                encoded = encode_fast(value, folder)
                 prev[name] = (value, encoded)
             if changed is None:
                 changed = [name, encoded]
@@ -279,7 +281,7 @@ class TraceBuilder:
         code = frame.f_code
         state = self.frames.get(frame)
         if state is None:
-            if code.co_name in _OWN_LINE:
+            if code.co_name in OWN_LINE:
                 spans = self.own_spans.setdefault(code, {})
             else:
                 spans = self.spans
@@ -326,7 +328,7 @@ class TraceBuilder:
         state = self.frames.get(frame)
         if state is None:
             return
-        encoded = encode(value)
+        encoded = encode(value, self.folder)
         n = self._step(state, frame, RETURN, self._span(state, frame.f_lineno))
         self.cols.rets[n] = encoded
         if state.fid == self.main_fid and not self.main_done:
@@ -342,7 +344,7 @@ class TraceBuilder:
         if state is None:
             return
         state.exc = exc
-        info = {"type": type(exc).__name__, "message": _message(exc)}
+        info = {"type": type(exc).__name__, "message": _message(exc, self.folder)}
         n = self._step(state, frame, EXCEPTION, self._span(state, frame.f_lineno))
         self.cols.excs[n] = info
 
@@ -354,4 +356,5 @@ class TraceBuilder:
         if state.fid == self.main_fid and not self.main_done and exc is not None:
             self.main_done = True
             line = self._span(state, frame.f_lineno)[0]
-            self.error = {"type": type(exc).__name__, "message": _message(exc), "line": line}
+            self.error = {"type": type(exc).__name__, "message": _message(exc, self.folder),
+                          "line": line}

@@ -11,12 +11,13 @@ from pathlib import Path, PurePosixPath
 import re
 import tomllib
 
-from . import agent_spec, lesson_schema, shown as shown_parts
+from ..agent import spec as agent_spec
+from . import schema as lesson_schema, shown as shown_parts
 from .shown import WHOLE
-from .standins.spec import standins_from_toml
+from ..standins.spec import standins_from_toml
 
-HERE = Path(__file__).parent
-BUNDLED_ROOTS = (HERE / "lessons", HERE.parent / "stubs")
+RUNTIME_DIR = Path(__file__).resolve().parent.parent
+BUNDLED_ROOTS = (RUNTIME_DIR / "lessons", RUNTIME_DIR.parent / "stubs")
 LANGS = lesson_schema.LANGS
 CUSTOM = "custom"    # the scenario of a reader's own setup text: never a preset's name
 

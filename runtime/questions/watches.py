@@ -9,9 +9,9 @@ shows ``{"error": text}`` as its value.
 """
 
 from .expressions import error_text
-from .question_code import Failed, Group, compile_group
-from .steps import encode_fast
-from .values import IMMUTABLE_SCALARS
+from .code import Failed, Group, compile_group
+from ..trace.steps import encode_fast
+from ..trace.values import IMMUTABLE_SCALARS
 
 _MISSING = object()
 _EQUAL_IS_SAME = (int, str, bytes)   # types whose equal values show the same text
@@ -20,10 +20,11 @@ _EQUAL_IS_SAME = (int, str, bytes)   # types whose equal values show the same te
 class _Values:
     """One frame's watches: each one's last value and VALUE, and what changed at a step."""
 
-    __slots__ = ("out", "texts", "changed", "ids")
+    __slots__ = ("out", "texts", "changed", "ids", "folder")
 
-    def __init__(self, ids):
+    def __init__(self, ids, folder):
         self.ids = ids                       # watch id of each evaluated watch
+        self.folder = folder                 # values.Folder of the run, or None
         self.out = [_MISSING] * len(ids)     # its last value
         self.texts = [None] * len(ids)       # its last VALUE
         self.changed = None                  # [watch id, VALUE, …] at this step
@@ -47,7 +48,7 @@ class _Values:
                     return
             elif kind in _EQUAL_IS_SAME and type(last) is kind and value == last:
                 return
-            encoded = encode_fast(value)
+            encoded = encode_fast(value, self.folder)
         if encoded == self.texts[k]:
             return
         self.texts[k] = encoded
@@ -60,7 +61,8 @@ class _Values:
 class Watches:
     """The watches of one recording; ``step`` evaluates them in a frame."""
 
-    def __init__(self, texts):
+    def __init__(self, texts, folder=None):
+        self.folder = folder
         self.compiled = [compile_group(text) for text in texts]
         ids = [k for k, w in enumerate(self.compiled) if not isinstance(w, Failed)]
         self.ids = ids
@@ -85,7 +87,7 @@ class Watches:
                 function()
         else:
             if frame.values is None:   # the frame's first step
-                frame.values = _Values(self.ids)
+                frame.values = _Values(self.ids, self.folder)
                 for k, encoded in self.failed:
                     frame.values.note_failed(k, encoded)
             if self.batch is not None:

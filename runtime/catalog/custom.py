@@ -9,8 +9,8 @@ is reported as the trace's ``setup_error`` {type, message, line}.
 
 import traceback
 
-from .catalog import CUSTOM, Program
-from .values import presented
+from .lessons import CUSTOM, Program
+from ..trace.values import presented
 
 MAX_SETUP_CHARS = 100_000
 
@@ -46,13 +46,15 @@ def syntax_error_text(exc):
     return "".join(traceback.format_exception_only(type(exc), exc))
 
 
-def runtime_error(exc, setup_path, program_files):
+def runtime_error(exc, setup_path, program_files, folder=None):
     """The setup error of an exception that escaped the program when the innermost
-    program frame it passed through was running a line of the setup; else None."""
+    program frame it passed through was running a line of the setup; else None
+    (``folder``: the run's values.Folder)."""
     innermost = None
     for frame, lineno in traceback.walk_tb(exc.__traceback__):
         if frame.f_code.co_filename in program_files:
             innermost = frame.f_code.co_filename, lineno
     if innermost is None or innermost[0] != setup_path:
         return None
-    return {"type": type(exc).__name__, "message": presented(str(exc)), "line": innermost[1]}
+    return {"type": type(exc).__name__, "message": presented(str(exc), folder),
+            "line": innermost[1]}

@@ -70,7 +70,7 @@ def made(value):
     return value
 
 
-def _find(cls, name):
+def class_attribute(cls, name):
     """What ``name`` is in the first class of ``cls``'s MRO that defines it."""
     for k in _MRO(cls):
         found = _TYPE_DICT(k)
@@ -79,21 +79,21 @@ def _find(cls, name):
     return _MISSING
 
 
-def _python(found):
+def runs_python(found):
     """Whether calling ``found`` (a class's slot) runs Python code."""
     return found is not _MISSING and type(found) not in _C
 
 
-def _own_code(value, slots):
+def own_code(value, slots):
     """``Class.__slot__`` for the first of ``slots`` written in Python, else None."""
     cls = type(value)
     for slot in slots:
-        if _python(_find(cls, slot)):
+        if runs_python(class_attribute(cls, slot)):
             return f"{cls.__qualname__}.{slot}"
     return None
 
 
-def _a(value):
+def a_name(value):
     name = type(value).__qualname__
     return f"an {name}" if name[:1].lower() in "aeiou" else f"a {name}"
 
@@ -139,12 +139,12 @@ def need_plain(value, text, doing):
     part = impure(value)
     if part is _MISSING:
         return value
-    code = _own_code(part, _SLOTS.get(doing, _SLOTS["comparing"] + _SLOTS["hashing"]))
+    code = own_code(part, _SLOTS.get(doing, _SLOTS["comparing"] + _SLOTS["hashing"]))
     inside = "" if part is value else " of an item"
     doing = "comparing" if doing == "ordering" else doing
     if code:
         raise Refused(f"{doing} `{text}` runs code ({code}{inside})")
-    raise Refused(f"{doing} `{text}` is done only with builtin values, not {_a(part)}"
+    raise Refused(f"{doing} `{text}` is done only with builtin values, not {a_name(part)}"
                   + ("" if part is value else " in it"))
 
 
@@ -153,12 +153,12 @@ def iterable(value, text, verb="consume"):
     if type(value) in CONTAINERS or id(value) in fresh:
         return value
     cls = type(value)
-    if _find(cls, "__next__") is not _MISSING:
+    if class_attribute(cls, "__next__") is not _MISSING:
         raise Refused(f"would {verb} the iterator `{text}`")
-    code = _own_code(value, ("__iter__", "__getitem__"))
+    code = own_code(value, ("__iter__", "__getitem__"))
     if code:
         raise Refused(f"iterating `{text}` runs code ({code})")
-    raise Refused(f"iterating `{text}` ({_a(value)}): only {CONTAINER_WORDS} are iterated")
+    raise Refused(f"iterating `{text}` ({a_name(value)}): only {CONTAINER_WORDS} are iterated")
 
 
 def plain_items(value, text, doing):
@@ -179,7 +179,7 @@ def truth(value, text):
     """``value``, when testing its truth runs no Python code."""
     if type(value) in PLAIN:
         return value
-    code = _own_code(value, ("__bool__", "__len__"))
+    code = own_code(value, ("__bool__", "__len__"))
     if code:
         raise Refused(f"testing `{text}` runs code ({code})")
     return value
@@ -192,13 +192,13 @@ def truths(value, text):
 
 def _identity_eq(value):
     cls = type(value)
-    return _find(cls, "__eq__") is _OBJECT["__eq__"] and _find(cls, "__ne__") is _OBJECT["__ne__"]
+    return class_attribute(cls, "__eq__") is _OBJECT["__eq__"] and class_attribute(cls, "__ne__") is _OBJECT["__ne__"]
 
 
 def hashable(value, text):
     """``value``, when hashing and comparing it as a key runs no Python code."""
     if type(value) in SCALARS or plain(value) or (
-            _identity_eq(value) and _find(type(value), "__hash__") is _OBJECT["__hash__"]):
+            _identity_eq(value) and class_attribute(type(value), "__hash__") is _OBJECT["__hash__"]):
         return value
     return need_plain(value, text, "hashing")
 
@@ -210,7 +210,7 @@ def shown(value, text, doing="showing"):
     if type(value) is types.MethodType:
         shown(value.__self__, text, doing)
     if type(value) not in CONTAINERS and \
-            not _own_code(value, ("__repr__", "__str__", "__format__")):
+            not own_code(value, ("__repr__", "__str__", "__format__")):
         return value
     return need_plain(value, text, doing)
 
@@ -231,7 +231,7 @@ def compare(op, text, a, b):
                 need_plain(a, text, "comparing")
                 need_plain(b, text, "comparing")
             return op(a, b)
-        code = _own_code(a if not ok_a else b, ("__eq__", "__ne__"))
+        code = own_code(a if not ok_a else b, ("__eq__", "__ne__"))
         if code:
             raise Refused(f"`{text}` runs code ({code})")
     need_plain(a, text, "ordering")
@@ -297,15 +297,15 @@ def binop(op, text, a, b):
             need_plain(a, text, "computing")
             need_plain(b, text, "computing")
         return op(a, b)
-    code = _own_code(a, _BINARY.get(op, ())) or _own_code(b, _BINARY.get(op, ()))
+    code = own_code(a, _BINARY.get(op, ())) or own_code(b, _BINARY.get(op, ()))
     raise Refused(f"`{text}` runs code ({code})" if code else
-                  f"`{text}` is computed only with builtin values, not {_a(a if ta not in PLAIN else b)}")
+                  f"`{text}` is computed only with builtin values, not {a_name(a if ta not in PLAIN else b)}")
 
 
 def unary(op, text, value):
     if type(value) in NUMBERS:
         return op(value)
-    code = _own_code(value, ("__neg__", "__pos__", "__invert__"))
+    code = own_code(value, ("__neg__", "__pos__", "__invert__"))
     raise Refused(f"`{text}` runs code ({code})" if code else f"`{text}` is computed only for numbers")
 
 
@@ -327,10 +327,10 @@ def item(text, value, key):
         if key_kind is slice and type(key.start) in _SLICE_PART \
                 and type(key.stop) in _SLICE_PART and type(key.step) in _SLICE_PART:
             return value[key]
-        raise Refused(f"`{text}`: an index is an int or a slice of ints, not {_a(key)}")
-    code = _own_code(value, ("__getitem__", "__class_getitem__", "__missing__"))
+        raise Refused(f"`{text}`: an index is an int or a slice of ints, not {a_name(key)}")
+    code = own_code(value, ("__getitem__", "__class_getitem__", "__missing__"))
     raise Refused(f"reading `{text}` runs code ({code})" if code else
-                  f"reading `{text}` ({_a(value)}): only lists, tuples, dicts, strings, bytes "
+                  f"reading `{text}` ({a_name(value)}): only lists, tuples, dicts, strings, bytes "
                   "and ranges are indexed")
 
 
@@ -338,7 +338,7 @@ def mapping(value, text):
     """``value`` for ``**value``: a dict."""
     if type(value) is dict:
         return value
-    raise Refused(f"`**{text}` unpacks only a dict, not {_a(value)}")
+    raise Refused(f"`**{text}` unpacks only a dict, not {a_name(value)}")
 
 
 def attribute(value, name, text):
@@ -355,14 +355,14 @@ def attribute(value, name, text):
 def _descriptor_code(found):
     if isinstance(found, property):
         return "a property"
-    if _python(_find(type(found), "__get__")):
+    if runs_python(class_attribute(type(found), "__get__")):
         return f"a descriptor, {type(found).__qualname__}"
     return None
 
 
 def _is_data(found):
     kind = type(found)
-    return _find(kind, "__set__") is not _MISSING or _find(kind, "__delete__") is not _MISSING
+    return class_attribute(kind, "__set__") is not _MISSING or class_attribute(kind, "__delete__") is not _MISSING
 
 
 def _attribute_code(value, cls, name):
@@ -370,24 +370,24 @@ def _attribute_code(value, cls, name):
     if cls is types.ModuleType:
         own = _MODULE_DICT(value)
         return "the module's __getattr__" if name not in own and "__getattr__" in own else None
-    if _find(cls, "__getattribute__") is not _OBJECT["__getattribute__"] \
-            and _python(_find(cls, "__getattribute__")):
+    if class_attribute(cls, "__getattribute__") is not _OBJECT["__getattribute__"] \
+            and runs_python(class_attribute(cls, "__getattribute__")):
         return f"{cls.__qualname__}.__getattribute__"
-    found = _find(cls, name)
+    found = class_attribute(cls, name)
     if found is not _MISSING and _is_data(found):
         return _descriptor_code(found)
     if issubclass(cls, type):
-        on_class = _find(value, name)
+        on_class = class_attribute(value, name)
         if on_class is not _MISSING:
             return None if isinstance(on_class, property) else _descriptor_code(on_class)
     else:
-        holder = _find(cls, "__dict__")
+        holder = class_attribute(cls, "__dict__")
         if type(holder) is types.GetSetDescriptorType:
             own = holder.__get__(value, cls)
             if type(own) is dict and name in own:
                 return None
     if found is not _MISSING:
         return _descriptor_code(found)
-    if _python(_find(cls, "__getattr__")):
+    if runs_python(class_attribute(cls, "__getattr__")):
         return f"{cls.__qualname__}.__getattr__"
     return None

@@ -23,16 +23,35 @@ _FUNCTIONS = (types.FunctionType, types.BuiltinFunctionType, types.MethodType,
 _CYCLE_MARK = {"dict": "{...}", "list": "[...]", "tuple": "(...)", "set": "{...}",
                "frozenset": "frozenset({...})"}
 
-# The run's folder as the trace shows it: [(real path, shown path)] while a CPython
-# run has one (runtime/standins/workspace.py); empty otherwise.
-FOLDER_ALIASES = []
+class Folder:
+    """The run's folder as the trace shows it: while a CPython run has one
+    (runtime/standins/workspace.py), its real path is shown as the stand-in's path wherever
+    the trace shows text (values, output, messages, errors). One per run: the recorder makes
+    it and hands it to each part that shows text; false while there is nothing to replace."""
+
+    __slots__ = ("aliases",)
+
+    def __init__(self):
+        self.aliases = ()
+
+    def show(self, real, shown):
+        self.aliases = ((real, shown),)
+
+    def forget(self):
+        self.aliases = ()
+
+    def __bool__(self):
+        return bool(self.aliases)
+
+    def text(self, text):
+        for real, shown in self.aliases:
+            text = text.replace(real, shown)
+        return text
 
 
-def presented(text):
-    """``text`` with the run's real folder path shown as the trace shows it."""
-    for real, shown in FOLDER_ALIASES:
-        text = text.replace(real, shown)
-    return text
+def presented(text, folder):
+    """``text`` as the trace shows it in a run whose folder is ``folder`` (or None)."""
+    return folder.text(text) if folder else text
 
 
 # Types whose values never change in place: equal identity means equal encoding.
@@ -54,11 +73,12 @@ def _kind(value):
     return _KINDS.get(type(value))
 
 
-def leaf(value):
-    """The leaf text of a value that is not a known container."""
+def leaf(value, folder=None):
+    """The leaf text of a value that is not a known container (``folder``: the run's
+    Folder, if any)."""
     if isinstance(value, str):
-        if FOLDER_ALIASES:
-            value = presented(value)
+        if folder:
+            value = folder.text(value)
         text = str.__repr__(value) if len(value) <= MAX_CHARS else None
         if text is not None:
             return text
@@ -86,8 +106,8 @@ def leaf(value):
         return f"<{cls.__qualname__} object>"
     if not isinstance(text, str):
         return f"<{cls.__qualname__} object>"
-    if FOLDER_ALIASES:
-        text = presented(text)
+    if folder:
+        text = folder.text(text)
     return _cut(_ADDRESS.sub("", text))
 
 
@@ -117,8 +137,9 @@ def _items(kind, value):
     return shown
 
 
-def encode(value):
-    """Encode ``value`` as a VALUE (see the module docstring)."""
+def encode(value, folder=None):
+    """Encode ``value`` as a VALUE (see the module docstring); ``folder``: the run's
+    Folder, if any."""
     root = [None]
     budget = MAX_NODES
     queue = deque([(value, 1, root, 0, ())])
@@ -126,7 +147,7 @@ def encode(value):
         item, depth, slot, index, ancestors = queue.popleft()
         kind = _kind(item)
         if kind is None:
-            slot[index] = leaf(item)
+            slot[index] = leaf(item, folder)
             continue
         ident = id(item)
         if ident in ancestors:

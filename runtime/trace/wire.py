@@ -10,7 +10,7 @@ fields as gap-coded lists. ``steps(columns)`` expands columns into step dicts,
 import itertools
 import json
 
-from . import agent_wire
+from ..agent import wire as agent_wire
 from .events import EVENTS
 from .steps import Columns
 

@@ -9,7 +9,7 @@ they are shown). See docs/authoring.md, "Blocks of several functions".
 
 from dataclasses import dataclass
 
-from .statements import find_function
+from ..trace.statements import find_function
 
 WHOLE = "*"
 

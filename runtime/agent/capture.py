@@ -1,6 +1,6 @@
 """Model calls and tool calls of a run, observed without touching the lesson's code.
 
-The lesson's ``[agent]`` table (agent_spec.py) names callables; after the setup and
+The lesson's ``[agent]`` table (spec.py) names callables; after the setup and
 the modules ran, ``Capture.resolve`` looks them up in the namespace and collects
 their code objects (while they run, each stand-in model call looks them up already,
 so a module's own REPL has its tool calls observed too), and the backend reports each call of one of those codes
@@ -11,7 +11,7 @@ same with and without capture.
 A model call's message list (the list object passed) identifies its conversation.
 A new list whose first call happens while another conversation's loop is running
 (the outermost frame holding that list is still on the stack) is one level deeper.
-Messages are normalised (agent_parts.py) once, when first seen, into a pool and
+Messages are normalised (parts.py) once, when first seen, into a pool and
 referenced by index: a later call of the same conversation reuses the indices of
 the messages it shares with the previous call (same objects at the same places)
 and normalises only the new ones. See docs/design.md, "Agent calls".
@@ -19,24 +19,24 @@ and normalises only the new ones. See docs/design.md, "Agent calls".
 
 import inspect
 
-from . import agent_parts as parts
-from .agent_origins import Origins
-from .catalog import LessonError
+from . import parts
+from .origins import Origins
+from ..catalog.lessons import LessonError
 
 MAX_CALLS = 20_000      # model calls and tool calls recorded per run, each
 
 
-def _code(obj):
+def code_of(obj):
     """The code object run by calling ``obj`` (function, bound method, callable object)."""
     target = getattr(obj, "__func__", obj)
     code = getattr(target, "__code__", None)
     if code is None and not isinstance(obj, type):
-        call = getattr(type(obj), "__call__", None)
+        call = getattr(type(obj), "__call__", None)  # noqa: B004  (the method itself, not a test)
         code = getattr(getattr(call, "__func__", call), "__code__", None)
     return code
 
 
-def _lookup(namespace, dotted):
+def lookup(namespace, dotted):
     head, *rest = dotted.split(".")
     if head not in namespace:
         raise LookupError(f"{head!r} is not defined")
@@ -90,7 +90,8 @@ class Capture:
         self.tool_calls = []
         self.early = None             # (namespace, rewatch) while the setup and modules run
         self.fork = None              # the run's Fork (forks.py), installed as names are found
-        self.origins = Origins(builder)   # where messages came from (agent_origins.py)
+        self.origins = Origins(builder)   # where messages came from (origins.py)
+        self.parts = parts.Parts(builder.folder)   # messages as the trace shows them
 
     # -- set-up ------------------------------------------------------------------
     def resolve(self, namespace):
@@ -99,7 +100,7 @@ class Capture:
                                    ("tools", self.spec.tools, self.tools)):
             for dotted in names:
                 try:
-                    value = _lookup(namespace, dotted)
+                    value = lookup(namespace, dotted)
                 except (LookupError, AttributeError) as error:
                     if not self.strict:
                         continue
@@ -107,7 +108,7 @@ class Capture:
                                                   f"setup and the modules ran ({error})") from None
                 entries = value.items() if isinstance(value, dict) else [(None, value)]
                 for key, member in entries:
-                    code = _code(member)
+                    code = code_of(member)
                     if code is None and not self.strict:
                         continue
                     if code is None:
@@ -157,15 +158,15 @@ class Capture:
             return
         record["ret"] = len(self.builder.cols.event)
         if "conversation" in record:
-            stop, content = parts.response(value)
+            stop, content = self.parts.response(value)
             record["stop_reason"] = stop
             record["response"] = self._add(["assistant", content])
             source = parts.field(value, "content")
             if isinstance(source, list):
                 self.contents[id(source)] = (source, record["response"])
         else:
-            record["result"], record["error"] = parts.tool_result(value)
-            record["returned"] = parts.data(value)
+            record["result"], record["error"] = self.parts.tool_result(value)
+            record["returned"] = self.parts.data(value)
             record["cut"] = not parts.exact(value, record["returned"])
 
     def on_unwind(self, frame, exc):
@@ -173,7 +174,7 @@ class Capture:
         if record is None or self.builder.stopped:
             return
         record["ret"] = len(self.builder.cols.event)
-        error = {"type": type(exc).__name__, "message": parts.text_of(str(exc))} \
+        error = {"type": type(exc).__name__, "message": self.parts.text_of(str(exc))} \
             if exc is not None else {"type": "Exception", "message": ""}
         if "conversation" in record:
             record["error"] = error
@@ -192,7 +193,7 @@ class Capture:
         known = self.contents.get(id(source))
         if role == "assistant" and known is not None and known[0] is source:
             return known[1]
-        return self._add(parts.message(message))
+        return self._add(self.parts.message(message))
 
     def _model_call(self, frame):
         arguments = _arguments(frame)
@@ -249,7 +250,7 @@ class Capture:
         arguments = _arguments(frame)
         block = next((v for v in arguments.values() if parts.is_tool_use(v)), None)
         if block is not None:
-            name = parts.text_of(parts.field(block, "name", name))
+            name = self.parts.text_of(parts.field(block, "name", name))
             ident = parts.field(block, "id")
             tool_input = parts.field(block, "input")
         else:
@@ -258,8 +259,8 @@ class Capture:
             if len(arguments) == 1 and isinstance(next(iter(arguments.values())), dict):
                 tool_input = next(iter(arguments.values()))
         record = {"step": self._step(), "ret": None, "name": name,
-                  "id": None if ident is None else parts.text_of(ident),
-                  "input": parts.data(tool_input), "result": None, "error": False,
+                  "id": None if ident is None else self.parts.text_of(ident),
+                  "input": self.parts.data(tool_input), "result": None, "error": False,
                   "returned": None, "cut": False}
         self.tool_calls.append(record)
         return record

@@ -15,7 +15,7 @@ changed, so the lengths it went through name the statements that grew it. What
 neither sees (a list filled by code not displayed) falls back to the call's step.
 """
 
-from .events import CALL
+from ..trace.events import CALL
 
 MAX_TRACKED = 16        # conversation lists watched at each step
 MAX_LOOK_BACK = 20_000  # recorded changes of locals read back at a conversation's first call

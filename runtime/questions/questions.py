@@ -28,9 +28,9 @@ import sys
 
 from . import readonly
 from .expressions import Refused, error_text, template_parts
-from .question_code import Failed, Frame, compile_group
-from .steps import _OWN_LINE
-from .values import MAX_CHARS, presented
+from .code import Failed, Frame, compile_group
+from ..trace.steps import OWN_LINE
+from ..trace.values import MAX_CHARS, presented
 from .watches import Watches
 
 LINE = 1
@@ -53,13 +53,13 @@ _REPR.maxstring = _REPR.maxother = MAX_CHARS
 _REPR.maxlist = _REPR.maxtuple = _REPR.maxdict = _REPR.maxset = 20
 
 
-def _text(value):
+def _text(value, folder):
     """A logpoint part's text: a string as itself, anything else as a bounded repr."""
     if type(value) is str:
-        value = presented(value)
+        value = presented(value, folder)
         return value if len(value) <= MAX_CHARS else value[:MAX_CHARS - 1] + "…"
     try:
-        return presented(_REPR.repr(value))
+        return presented(_REPR.repr(value), folder)
     except Exception as exc:
         return f"<{error_text(exc)}>"
 
@@ -103,17 +103,18 @@ class Breakpoint:
 class Questions:
     """Compiled questions of one recording; ``step`` is called by the TraceBuilder."""
 
-    def __init__(self, spec, line_count, output=None):
+    def __init__(self, spec, line_count, output=None, folder=None):
         if not isinstance(spec, dict):
             raise ValueError("questions must be an object with breakpoints and watches")
         self.output = output   # the recorder's Output (its ``muted`` is set while evaluating)
+        self.folder = folder   # values.Folder: the run's folder as the trace shows it
         bps = spec.get("breakpoints") or []
         watches = spec.get("watches") or []
         if not isinstance(bps, list) or not isinstance(watches, list) \
                 or not all(isinstance(w, str) and w.strip() for w in watches):
             raise ValueError("questions: breakpoints must be a list, watches a list of texts")
         self.breakpoints = [Breakpoint(k, b, line_count) for k, b in enumerate(bps)]
-        self.watches = Watches(watches) if watches else None
+        self.watches = Watches(watches, folder) if watches else None
         self.by_span = {}
         self.log = []        # [step, breakpoint index, text, …]
 
@@ -143,7 +144,7 @@ class Questions:
     def step(self, n, state, frame, event, span):
         """Evaluate what applies at step ``n`` (already appended) in ``frame``."""
         bps = ()
-        if event == LINE and self.breakpoints and state.code.co_name not in _OWN_LINE:
+        if event == LINE and self.breakpoints and state.code.co_name not in OWN_LINE:
             bps = self.by_span.get(span[0])
             if bps is None:
                 bps = self._breakpoints_of(span)
@@ -209,7 +210,7 @@ class Questions:
                 bp.error = bp.error or error
                 out.append(f"<{error}>")
             else:
-                out.append(_text(values[0]))
+                out.append(_text(values[0], self.folder))
         return "".join(out)
 
     def result(self):

@@ -16,8 +16,9 @@ texts, for the reasons given.
 import builtins
 import types
 
-from .readonly import (CONTAINER_WORDS, CONTAINERS, SCALARS, Refused, _a, _find, _own_code,
-                       _python, fresh, hashable, iterable, made, need_plain, plain_items,
+from .readonly import (CONTAINER_WORDS, CONTAINERS, SCALARS, Refused, a_name, class_attribute,
+                       fresh, hashable, iterable, made, need_plain, own_code, plain_items,
+                       runs_python,
                        shown, truth, truths)
 
 PURE_BUILTINS = ("abs", "all", "any", "ascii", "bin", "bool", "chr", "dict", "divmod",
@@ -55,10 +56,10 @@ def _text(texts, k):
 def _len(func, texts, args):
     for k, value in enumerate(args):
         if type(value) not in CONTAINERS:
-            code = _own_code(value, ("__len__",))
+            code = own_code(value, ("__len__",))
             raise Refused(f"len({_text(texts, k)}) runs code ({code})" if code else
                           f"len() is taken only of {CONTAINER_WORDS}, not of "
-                          f"`{_text(texts, k)}` ({_a(value)})")
+                          f"`{_text(texts, k)}` ({a_name(value)})")
     return func(*args)
 
 
@@ -109,12 +110,12 @@ def _any_all(func, texts, args):
 def _scalars(func, texts, args):
     for k, value in enumerate(args):
         if type(value) not in SCALARS:
-            code = _own_code(value, ("__index__", "__int__", "__float__", "__abs__",
+            code = own_code(value, ("__index__", "__int__", "__float__", "__abs__",
                                      "__round__", "__divmod__", "__trunc__"))
             name = func.__name__
             raise Refused(f"{name}({_text(texts, k)}) runs code ({code})" if code else
                           f"{name}() takes only numbers and strings here, not "
-                          f"`{_text(texts, k)}` ({_a(value)})")
+                          f"`{_text(texts, k)}` ({a_name(value)})")
     return func(*args)
 
 
@@ -144,8 +145,8 @@ def _isinstance(func, texts, args):
             _plain_class(value, _text(texts, 0))
         elif type(value) not in SCALARS and type(value) not in CONTAINERS:
             cls = type(value)
-            if _python(_find(cls, "__getattribute__")) or \
-                    _find(cls, "__class__") is not _find(object, "__class__"):
+            if runs_python(class_attribute(cls, "__getattribute__")) or \
+                    class_attribute(cls, "__class__") is not class_attribute(object, "__class__"):
                 raise Refused(f"reading the class of `{_text(texts, 0)}` runs code")
     return func(*args)
 
@@ -159,7 +160,7 @@ def _type(func, texts, args):
 def _range(func, texts, args):
     for k, value in enumerate(args):
         if type(value) is not int and type(value) is not bool:
-            raise Refused(f"range() takes only ints here, not `{_text(texts, k)}` ({_a(value)})")
+            raise Refused(f"range() takes only ints here, not `{_text(texts, k)}` ({a_name(value)})")
     return func(*args)
 
 

@@ -1,0 +1,54 @@
+"""What the page's worker (web/static/js/worker.js) asks of Python, once the recorder's
+files are written under its folder: record a block, and name the precompiled modules that
+were not compiled from the sources beside them. The build's shipped traces
+(scripts/build_recordings.mjs) and the Node tests record through the same ``record``."""
+import json
+import sys
+
+from .. import recorder
+
+# Python frames allowed: deeper recursion raises RecursionError instead of overflowing the
+# browser's stack (fatal in Pyodide). Measured in Chromium's worker: recursion through a
+# builtin (map) overflows past ~500 frames, plain recursion past ~3,000; the recorder's own
+# frames need a margin on top.
+RECURSION_LIMIT = 400
+
+
+def python_version():
+    return sys.version.split()[0]
+
+
+def record(lesson, block, scenario, roots, max_steps, setup=None, questions=None, fork=None):
+    """A block's packed trace (JSON text). ``questions`` and ``fork`` come as JSON text;
+    ``max_steps`` 0 is the recorder's default."""
+    sys.setrecursionlimit(RECURSION_LIMIT)  # lesson code may have raised it
+    kwargs = {"roots": list(roots)}
+    if max_steps:
+        kwargs["max_steps"] = int(max_steps)
+    if setup is not None:
+        kwargs["setup"] = setup
+    if questions:
+        kwargs["questions"] = json.loads(questions)
+    if fork:
+        kwargs["fork"] = json.loads(fork)
+    return recorder.record_packed(lesson, block, scenario, **kwargs)
+
+
+def stale(compiled):
+    """The precompiled modules (paths of ``.pyc`` files) that were not compiled from the
+    source beside them, or have none (a module renamed or removed since, which Python never
+    imports): their sources' paths."""
+    import _imp
+    import importlib.util
+    import os
+    key = int.from_bytes(importlib.util.MAGIC_NUMBER, "little")
+    found = []
+    for path in compiled:
+        source = importlib.util.source_from_cache(path)
+        if not os.path.exists(source):
+            found.append(source)
+            continue
+        with open(path, "rb") as pyc, open(source, "rb") as text:
+            if pyc.read(16)[8:] != _imp.source_hash(key, text.read()):
+                found.append(source)
+    return found
