@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { parseCall, recordedValue, recordedStart, valueText, forkProblem, encodeFork, decodeFork } from "../../web/static/js/model/fork-url.js";
+import { parseCall, recordedValue, recordedStart, valueText, forkProblem } from "../../web/static/js/model/fork-url.js";
+import { encodeFork, decodeFork } from "../../web/static/js/page/url-state.js";
 import { toolNumbers } from "../../web/static/js/agent/fork-button.js";
 
 // a packed "agent" part (runtime/agent_wire.py): calls [C, STEP, RET, SHARED, NEW, STOP, RESPONSE, ERROR],

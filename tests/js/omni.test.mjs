@@ -8,6 +8,7 @@ import { history, changedAt } from "../../web/static/js/model/history.js";
 import { answerIndex, isError } from "../../web/static/js/model/answers.js";
 import { Questions, cleanSpec } from "../../web/static/js/model/questions.js";
 import { END, step, hitIndices } from "../../web/static/js/model/stepping.js";
+import { formatQuestions, parseQuestions } from "../../web/static/js/page/url-state.js";
 
 const S = (event, line, frame, set = {}, extra = {}) =>
   ({ event, line, end: line, fn: frame === 1 ? "f" : "g", frame, depth: frame, stack: 0, out: 0, set, ...extra });
@@ -93,13 +94,13 @@ test("the reader's questions: request, key and URL parameters round trip", () =>
   });
   assert.throws(() => cleanSpec({ hits: "0" }), RangeError);
   assert.throws(() => cleanSpec({ hits: "two" }), RangeError);
-  const hash = state.toParams().join("&");
+  const hash = formatQuestions(state).join("&");
   const back = new Questions();
-  back.readParams(new URLSearchParams(hash));
+  back.replace(parseQuestions(new URLSearchParams(hash)));
   assert.deepEqual([...back.specs].sort(), [...state.specs].sort());
   assert.deepEqual(back.watches, ["len(history)"]);
   assert.equal(back.key(new Set([13, 15])), state.key(new Set([13, 15])));
-  back.readParams(new URLSearchParams("h4=-1&c5=x&w=a&w="));
+  back.replace(parseQuestions(new URLSearchParams("h4=-1&c5=x&w=a&w=")));
   assert.deepEqual([...back.specs], [[5, { condition: "x" }]]);
   assert.deepEqual(back.watches, ["a"]);
   back.clear();

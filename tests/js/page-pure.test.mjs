@@ -1,8 +1,8 @@
-// The page's other pure helpers: value text, URL state, key map, stage lookup, messages.
+// The page's other pure helpers: value text, key map, stage lookup, messages (the URL
+// state: url-state.test.mjs).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { text, isContainer } from "../../web/static/js/model/values.js";
-import { parse, format } from "../../web/static/js/page/url-state.js";
 import { commandFor } from "../../web/static/js/page/keys.js";
 import { stageAt } from "../../web/static/js/page/diagram.js";
 import { Messages } from "../../web/static/js/page/messages.js";
@@ -34,31 +34,6 @@ test("deeply nested values render without recursion", () => {
   for (let i = 0; i < 20000; i++) v = ["list", 1, v];
   const out = text(v);
   assert.equal(out.length, 20000 * 2 + 1);
-});
-
-test("URL state round trip", () => {
-  const state = { block: "run_subagent", scenario: "limit", breakpoints: new Set([17, 15]), step: 12 };
-  const hash = format(state);
-  assert.equal(hash, "#b=run_subagent&s=limit&bp=15,17&step=12");
-  assert.deepEqual(parse(hash), { block: "run_subagent", scenario: "limit", breakpoints: [15, 17], events: [], step: 12, custom: null, fork: null });
-  assert.equal(format({ block: "x", scenario: "normal", breakpoints: [], step: null }), "#b=x&s=normal");
-  assert.equal(parse(""), null);
-  const custom = format({ block: "x", scenario: "custom", breakpoints: [], step: null, custom: "a-b_c" });
-  assert.equal(custom, "#b=x&s=custom&custom=a-b_c");
-  assert.equal(parse(custom).custom, "a-b_c");
-  const fork = format({ block: "x", breakpoints: [], step: null, fork: "model:2~a-b_c" });
-  assert.equal(fork, "#b=x&fork=model%3A2~a-b_c");
-  assert.equal(parse(fork).fork, "model:2~a-b_c");
-  assert.deepEqual(parse("?b=x&bp=a,3,-1&step=zz"), { block: "x", scenario: null, breakpoints: [3], events: [], step: null, custom: null, fork: null });
-});
-
-test("URL state keeps event breakpoints, a value with a comma or colon included", () => {
-  const events = ["tool:read_file", "model:2", "stop-reason:a,b", "error:"];
-  const hash = format({ block: "x", breakpoints: [3], events, step: null });
-  assert.equal(hash, "#b=x&bp=3&ev=tool%253Aread_file,model%253A2,stop-reason%253Aa%252Cb,error%253A");
-  assert.deepEqual(parse(hash).events, events);
-  assert.deepEqual(parse(hash).breakpoints, [3]);
-  assert.deepEqual(parse("#b=x&ev=%25E0,model%253A1").events, ["model:1"]); // a bad escape is dropped
 });
 
 test("debugger keys", () => {

@@ -1,5 +1,6 @@
 // Entry point: read the page config, wire every block, the diagram, the keys,
-// the URL state and the runtime panel; one cursor per page.
+// the URL state (page/url-state.js, its one reader and writer) and the runtime panel;
+// one cursor per page.
 
 import { SEL, EVENTS } from "./selectors.js";
 import { Messages } from "./page/messages.js";
@@ -7,11 +8,9 @@ import { sharedClient, runtimeConfig } from "./boot/runtime-client.js";
 import { RuntimeStatus } from "./boot/runtime-status.js";
 import { Block } from "./page/block.js";
 import { installKeys } from "./page/keys.js";
-import * as urlState from "./page/url-state.js";
+import { PageUrl } from "./page/url-state.js";
 import { installAnnouncer } from "./page/announce.js";
 import { prefetch } from "./page/block-runs.js";
-
-const URL_WRITE_DELAY_MS = 120;
 
 function readConfig() {
   const node = document.querySelector(SEL.config);
@@ -41,8 +40,9 @@ class LazyDiagram {
 }
 
 class Page {
-  constructor(config) {
+  constructor(config, url) {
     this.config = config;
+    this.url = url;
     this.messages = new Messages(config.messages);
     this.client = sharedClient();
     this.status = new RuntimeStatus(document.querySelector(SEL.runtime), this.messages);
@@ -50,7 +50,6 @@ class Page {
     this.blocks = [];
     this.cursor = null;   // the block holding the page's cursor
     this.lastUsed = null; // the block last acted on
-    this.restoring = false;
   }
 
   start() {
@@ -83,7 +82,7 @@ class Page {
     });
     if (this.blocks.length) this.bootRuntime();
     applyScenarioQuery(this);
-    this.restore();
+    this.url.restore(this.blocks, (block) => { this.lastUsed = block; });
     document.dispatchEvent(new CustomEvent(EVENTS.init, {
       detail: { blocks: this.blocks.map((b) => b.id) },
     }));
@@ -124,76 +123,14 @@ class Page {
     if (this.cursor === block || !block.hasCursor) {
       this.diagram.update(this.cursor?.hasCursor ? this.cursor : null);
     }
-    if (!this.restoring) this.writeUrlSoon(block);
-  }
-
-  /** The URL follows the last change after a short pause, not on every step: writing
-   * history on each of a burst of steps costs frames. */
-  writeUrlSoon(block) {
-    this.urlBlock = block;
-    if (this.urlTimer) return;
-    this.urlTimer = setTimeout(() => {
-      this.urlTimer = null;
-      urlState.write(this.urlBlock);
-    }, URL_WRITE_DELAY_MS);
-  }
-
-  /** Apply the URL's block, scenario, breakpoints and step. */
-  restore() {
-    const saved = urlState.parse(window.location.hash);
-    if (!saved) return;
-    const block = this.blocks.find((b) => b.name === saved.block);
-    if (!block) return;
-    this.restoring = true;
-    if (saved.custom) {
-      // the custom setup is decoded asynchronously (setup-url.js): restore the rest after it
-      block.loadWhatIf().then((w) => w.restore(saved.custom))
-        .then(() => this.restoreBlock(block, saved));
-      return;
-    }
-    this.restoreBlock(block, saved);
-  }
-
-  restoreBlock(block, saved) {
-    this.restoring = true;
-    if (saved.scenario && saved.scenario !== block.scenario) block.setScenario(saved.scenario);
-    block.setBreakpoints(saved.breakpoints);
-    if (saved.events.length) {
-      block.loadEvents().then((events) => {
-        events.set(saved.events);
-        block.refreshHits();
-      });
-    }
-    block.omni.restore(new URLSearchParams(window.location.hash.replace(/^#/, "")));
-    this.restoring = false;
-    this.lastUsed = block;
-    if (saved.step !== null) block.start("debug", { seek: saved.step });
-    if (saved.fork) block.loadWhatIf().then((w) => w.restoreFork(saved.fork)); // fork-editor.js
+    this.url.follow(block);
   }
 }
 
-/**
- * `?lang=` and `?scenario=` in the query work on every copy of the page: the server
- * renders them, and a static export (one file per language) follows them here.
- * Returns false when the page is being replaced by the other language's copy.
- */
-function applyQuery(config) {
-  const query = new URLSearchParams(window.location.search);
-  const lang = query.get("lang");
-  if ((lang === "zh" || lang === "en") && lang !== config.lang && config.langHref !== undefined) {
-    query.delete("lang");
-    const search = query.toString();
-    const target = new URL(config.langHref || "./", window.location.href);
-    target.search = search ? `?${search}` : "";
-    target.hash = window.location.hash;
-    window.location.replace(target.href);
-    return false;
-  }
-  return true;
-}
-
+/** `?scenario=` in an embed's query selects that preset where a block has it (the server
+ * renders it too; a static export follows it here). */
 function applyScenarioQuery(page) {
-  const scenario = new URLSearchParams(window.location.search).get("scenario");
+  const { scenario } = page.url.query();
   if (!scenario || !page.config.embed) return;
   for (const block of page.blocks) {
     const known = page.config.blocks[block.id]?.presets?.some((p) => p.name === scenario);
@@ -203,8 +140,10 @@ function applyScenarioQuery(page) {
 
 performance.mark("loopstep:page-evaluated");
 const config = readConfig();
-if (config && config.blocks && applyQuery(config)) {
-  const page = new Page(config);
+const url = new PageUrl(window);
+// `?lang=` naming the other language: that copy of the page replaces this one
+if (config && config.blocks && !url.switchLanguage(config)) {
+  const page = new Page(config, url);
   page.start();
   performance.mark("loopstep:page-started");
   // only embeds talk to a host page: off a lesson page's path to ready

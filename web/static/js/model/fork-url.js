@@ -1,10 +1,8 @@
 // A fork (docs/design.md, "Forks"): one call of a run — `model:K`, the K-th model call, or
 // `tool:K`, the K-th tool call, numbered as the conversation panel numbers them — answering
 // an edited JSON value. Pure: the JSON the editor starts with (the call's recorded answer
-// as JSON of its parts), the checks made before running, and the URL fragment form
-// `CALL~TEXT` (TEXT compressed as setup-url.js does). The fragment never reaches the server.
-
-import { encodeSetup, decodeSetup } from "../whatif/setup-url.js";
+// as JSON of its parts) and the checks made before running. Its URL fragment form,
+// `CALL~TEXT`, is url-state.js's (encodeFork, decodeFork).
 
 const CALL = /^(model|tool):([1-9]\d{0,4})$/;
 
@@ -87,17 +85,4 @@ export function forkProblem(call, text) {
     }
   }
   return null;   // a tool's value: any JSON (a shape its caller cannot use fails the run)
-}
-
-/** The URL fragment's form of a fork. */
-export async function encodeFork(call, text) {
-  return `${call}~${await encodeSetup(text)}`;
-}
-
-/** {call, text} of an encoded fork; rejects with an Error when it is not one. */
-export async function decodeFork(encoded) {
-  const at = String(encoded).indexOf("~");
-  const call = at < 0 ? "" : encoded.slice(0, at);
-  if (!parseCall(call)) throw new Error("not model:K~… or tool:K~…");
-  return { call, text: await decodeSetup(encoded.slice(at + 1)) };
 }

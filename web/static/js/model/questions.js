@@ -3,10 +3,8 @@
 //
 // `request(lines)` is what the recorder is asked (runtime/questions.py) for the set
 // breakpoint lines, or null when there is nothing to ask; `key(lines)` names it, so
-// a trace recorded with other questions is not reused. In the URL (url-state.js):
-//   c15=max_calls == 1   h11=2   l13=calls: {len(warnings)}   w=len(history)  (repeatable)
-
-const FIELDS = { c: "condition", h: "hits", l: "log" };
+// a trace recorded with other questions is not reused. Their URL form (c15=, h11=, l13=,
+// w=) is url-state.js's.
 
 /** A breakpoint detail from form or URL texts; null when it asks nothing. */
 export function cleanSpec({ condition = "", hits = "", log = "" } = {}) {
@@ -70,36 +68,10 @@ export class Questions {
     return asked ? JSON.stringify(asked) : "";
   }
 
-  /** URL parameters ("name=value", encoded) of this state. */
-  toParams() {
-    const out = [];
-    for (const [line, spec] of [...this.specs].sort((a, b) => a[0] - b[0])) {
-      for (const [short, field] of Object.entries(FIELDS)) {
-        if (spec[field] !== undefined) out.push(`${short}${line}=${encodeURIComponent(spec[field])}`);
-      }
-    }
-    for (const w of this.watches) out.push(`w=${encodeURIComponent(w)}`);
-    return out;
-  }
-
-  /** Replace this state with the one in URLSearchParams (bad entries are left out). */
-  readParams(params) {
+  /** Replace this state with `specs` ([[line, spec]]) and `watches` (the URL's, url-state.js). */
+  replace({ specs = [], watches = [] } = {}) {
     this.clear();
-    const texts = new Map();
-    for (const [name, value] of params) {
-      const m = /^([chl])(\d+)$/.exec(name);
-      if (!m) continue;
-      const line = Number(m[2]);
-      if (!texts.has(line)) texts.set(line, {});
-      texts.get(line)[FIELDS[m[1]]] = value;
-    }
-    for (const [line, fields] of texts) {
-      try {
-        this.setSpec(line, cleanSpec(fields));
-      } catch {
-        // a hit count that is not a positive integer: that breakpoint keeps no details
-      }
-    }
-    for (const w of params.getAll("w")) this.addWatch(w);
+    for (const [line, spec] of specs) this.setSpec(line, spec);
+    for (const w of watches) this.addWatch(w);
   }
 }

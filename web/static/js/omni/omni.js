@@ -1,11 +1,10 @@
 // Omniscient views of one block: breakpoint details, watches, the log lane and value
 // histories (docs/design.md, "Questions and answers"). This part is on the critical
-// path and small: it adds the watch and log panes, listens for the reader's input
-// and marks the gutters; the views themselves (omni-views.js) and the breakpoint
-// editor (breakpoint-editor.js) are imported on first use.
+// path and small: it adds the watch and log panes, takes the reader's input to the
+// block's actions and marks the gutters; the views themselves (omni-views.js) and the
+// breakpoint editor (breakpoint-editor.js) are imported on first use.
 
 import { cleanSpec } from "../model/questions.js";
-import { END } from "../model/stepping.js";
 import { el } from "../page/dom.js";
 import { SEL } from "../selectors.js";
 
@@ -61,16 +60,13 @@ export class Omni {
       if (form.dataset?.role !== "watch") return;
       event.preventDefault();
       const input = form.elements.expression;
-      if (this.block.questions.addWatch(input.value)) {
-        input.value = "";
-        this.changed();
-      }
+      if (this.block.addWatch(input.value)) input.value = "";
     });
     root.addEventListener("click", (event) => {
       const target = event.target.closest?.("[data-change], button[data-action='history'], button[data-unwatch]");
       if (!target || !root.contains(target)) return;
       if (target.dataset.unwatch !== undefined) {
-        if (this.block.questions.removeWatch(target.dataset.unwatch)) this.changed();
+        this.block.removeWatch(target.dataset.unwatch);
       } else if (target.dataset.change !== undefined) {
         this.block.seek(Number(target.dataset.step));
       } else {
@@ -88,16 +84,11 @@ export class Omni {
 
   /** The reader saved the editor's fields for `line` (texts as typed). Throws on a bad hit count. */
   saveBreakpoint(line, fields) {
-    const spec = cleanSpec(fields);
-    this.block.questions.setSpec(line, spec);
-    if (!this.block.breakpoints.has(line)) this.block.toggleBreakpoint(line);
-    this.changed();
+    this.block.setBreakpointDetails(line, cleanSpec(fields));
   }
 
   removeBreakpoint(line) {
-    this.block.questions.setSpec(line, null);
-    if (this.block.breakpoints.has(line)) this.block.toggleBreakpoint(line);
-    this.changed();
+    this.block.removeBreakpoint(line);
   }
 
   openHistory(name) {
@@ -110,24 +101,6 @@ export class Omni {
 
   closeHistory() {
     this.history = null;
-    this.render();
-  }
-
-  /** The reader's questions changed: a shown run is recorded again with them, the cursor
-   * kept on its step (the run is deterministic: docs/design.md, "Questions and answers"); a run being
-   * recorded is recorded again when it arrives (Block.recordAsked), so none is lost. */
-  changed() {
-    const block = this.block;
-    block.render();
-    block.onChange(block);
-    if (!block.trace || !["paused", "finished", "error"].includes(block.state)) return;
-    const at = block.index;
-    block.start(at === END ? "run" : "debug", { seek: at === END || at === null ? null : at });
-  }
-
-  /** Apply the URL's breakpoint details and watches. */
-  restore(params) {
-    this.block.questions.readParams(params);
     this.render();
   }
 

@@ -6,6 +6,7 @@ import { SEL } from "../selectors.js";
 import { END } from "../model/stepping.js";
 import { render as renderValue } from "./value-view.js";
 import { el } from "./dom.js";
+import { statusText } from "./block-status.js";
 
 const TICK_BUCKETS = 200;
 
@@ -160,6 +161,47 @@ function renderTicks(ticks, hits, max) {
     return tick;
   });
   ticks.replaceChildren(...nodes);
+}
+
+/** The block's whole view: its state, status, buttons (the `enabled` ones of
+ * `commands`), breakpoints, run and the views it holds (event breakpoints, agent,
+ * omniscient, what-if). */
+export function renderBlock(block, enabled, commands) {
+  const root = block.root;
+  root.dataset.state = block.state;
+  const callStatus = block.state === "paused" ? block.agent?.statusSuffix(block.index) : "";
+  root.querySelector(SEL.status).textContent = statusText(block) + (callStatus ?? "");
+  renderButtons(root, enabled, commands);
+  renderBreakpoints(root, block.breakpoints);
+  block.events.render();
+  const at = renderRun(block);
+  block.agent?.render(at);
+  block.omni.render();
+  block.whatif?.render();
+}
+
+/** The reader's input on the block's own controls, as requests to its actions. */
+export function wire(block) {
+  const root = block.root;
+  root.addEventListener("click", (event) => {
+    const button = event.target.closest(SEL.button);
+    if (!button || !root.contains(button)) return;
+    if (button.dataset.gutter) block.toggleBreakpoint(Number(button.dataset.gutter));
+    else if (button.dataset.action) block.command(button.dataset.action);
+  });
+  root.querySelector(SEL.eventForm)?.addEventListener("submit", (event) => {
+    event.preventDefault();
+    block.loadEvents().then((events) => events.submit(event.target));
+  });
+  root.querySelector(SEL.scenario).addEventListener("change", (event) => {
+    block.setScenario(event.target.value);
+  });
+  root.querySelector(SEL.timeline).addEventListener("input", (event) => {
+    block.seek(Number(event.target.value));
+  });
+  root.querySelector(SEL.compare)?.addEventListener("change", (event) => {
+    block.loadWhatIf().then((w) => w.compare(event.target.value));
+  });
 }
 
 /** Of the toolbar commands `commands`, enable exactly the ones `enabled` names. */

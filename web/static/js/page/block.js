@@ -7,7 +7,6 @@
 import { SEL, EVENTS } from "../selectors.js";
 import { END, step as nextIndex, applies, hitIndices, settle } from "../model/stepping.js";
 import * as view from "./block-view.js";
-import { statusText } from "./block-status.js";
 import * as runs from "./block-runs.js";
 import { Questions } from "../model/questions.js";
 import { Omni } from "../omni/omni.js";
@@ -61,9 +60,10 @@ export class Block {
     this.questions = new Questions(); // breakpoint details and watches (omni.js)
     this.omni = new Omni(this);
     this.customSetup = null; // the reader's setup text while scenario "custom" exists
-    this.urlCustom = null;   // that text as the URL carries it (whatif.js)
+    this.urlCustom = null;   // that text as the URL carries it (url-state.js)
+    this.urlFork = null;     // the fork shown against the run, as the URL carries it
     this.whatif = null;      // the what-if controller, once loaded
-    this.wire();
+    view.wire(this);
     this.render();
   }
 
@@ -160,22 +160,10 @@ export class Block {
   async recordAsked(token) {
     for (;;) {
       const key = this.traceKey(this.scenario);
-      const trace = await this.traceOf(this.scenario);
+      const trace = await runs.traceOf(this, this.scenario);
       if (token !== this.runToken) return null;
       if (key === this.traceKey(this.scenario)) return trace;
     }
-  }
-
-  /** The trace of `scenario` (the custom one: of the current setup text), recorded
-   * unless the page's cache still has it (block-runs.js). */
-  traceOf(scenario) {
-    return runs.traceOf(this, scenario);
-  }
-
-  /** The page's cache keeps `trace` while this block holds it as `role` ("shown",
-   * "compared"); null: the block holds nothing as `role` any more. */
-  holdTrace(role, trace) {
-    runs.hold(this, role, trace);
   }
 
   traceKey(scenario) {
@@ -197,7 +185,7 @@ export class Block {
     // where the run shown came from: "shipped" (the build's recording) or "live"
     if (trace?.recording) this.root.dataset.recording = trace.recording;
     else delete this.root.dataset.recording;
-    this.holdTrace("shown", trace); // never dropped from the cache while shown
+    runs.hold(this, "shown", trace); // never dropped from the cache while shown
     this.replay = trace ? runs.replayOf(trace) : null;
     this.events.show(trace);
     this.hits = trace ? hitIndices(trace, this.breakpoints, this.events.stops) : [];
@@ -306,7 +294,7 @@ export class Block {
     this.index = null;
     this.trace = null;
     delete this.root.dataset.recording;
-    this.holdTrace("shown", null);
+    runs.hold(this, "shown", null);
     this.replay = null;
     this.hits = [];
     if (this.failure?.kind !== "runtime") this.failure = null;
@@ -327,7 +315,7 @@ export class Block {
       this.breakpoints.delete(line);
       if (this.questions.spec(line)) {
         this.questions.setSpec(line, null);
-        this.omni.changed();
+        this.reask();
         return;
       }
     } else this.breakpoints.add(line);
@@ -337,6 +325,57 @@ export class Block {
   setBreakpoints(lines) {
     this.breakpoints = new Set(lines.filter((n) => this.shows(n)));
     this.refreshHits();
+  }
+
+  /** Replace the event breakpoints with `keys` ("KIND:VALUE", as the URL keeps them),
+   * loading their controller for the first ones. */
+  setEvents(keys) {
+    if (this.events === NO_EVENTS && keys.length) return this.loadEvents().then(() => this.setEvents(keys));
+    this.events.set(keys);
+    return this.refreshHits();
+  }
+
+  // The reader's questions (model/questions.js) change only here, each change reask()ed.
+  addWatch(text) { return this.questions.addWatch(text) && this.reask(); }
+  removeWatch(text) { return this.questions.removeWatch(text) && this.reask(); }
+  restoreQuestions(questions) { this.questions.replace(questions); this.omni.render(); } // the URL's
+
+  /** The details (cleanSpec) of the breakpoint on `line`, set with them. */
+  setBreakpointDetails(line, spec) {
+    this.questions.setSpec(line, spec);
+    if (!this.breakpoints.has(line)) this.toggleBreakpoint(line);
+    return this.reask();
+  }
+
+  removeBreakpoint(line) {
+    this.questions.setSpec(line, null);
+    if (this.breakpoints.has(line)) this.toggleBreakpoint(line);
+    return this.reask();
+  }
+
+  /** The questions changed: a shown run is recorded again, its cursor kept (the run is
+   * deterministic); one being recorded is, when it arrives (recordAsked). */
+  reask() {
+    this.render();
+    this.onChange(this);
+    const at = this.index;
+    if (this.trace && RESTING.includes(this.state)) {
+      this.start(at === END ? "run" : "debug", { seek: at === END || at === null ? null : at });
+    }
+    return true;
+  }
+
+  /** The custom scenario's setup text and its URL form (url-state.js); null: none. */
+  setSetup(text, encoded = null) {
+    this.customSetup = text;
+    this.urlCustom = text === null ? null : encoded;
+  }
+
+  /** The fork compared with the run, in its URL form (null: none); the URL follows. */
+  setFork(encoded) {
+    if (encoded === null && this.urlFork === null) return;
+    this.urlFork = encoded;
+    this.onChange(this);
   }
 
   /** The timeline's ticks after a change of the line or event breakpoints. */
@@ -356,50 +395,15 @@ export class Block {
   }
 
   // ---- DOM ----------------------------------------------------------------
-
-  wire() {
-    this.root.addEventListener("click", (event) => {
-      const button = event.target.closest(SEL.button);
-      if (!button || !this.root.contains(button)) return;
-      if (button.dataset.gutter) this.toggleBreakpoint(Number(button.dataset.gutter));
-      else if (button.dataset.action) this.command(button.dataset.action);
-    });
-    this.root.querySelector(SEL.eventForm)?.addEventListener("submit", (event) => {
-      event.preventDefault();
-      this.loadEvents().then((events) => events.submit(event.target));
-    });
-    this.root.querySelector(SEL.scenario).addEventListener("change", (event) => {
-      this.setScenario(event.target.value);
-    });
-    this.root.querySelector(SEL.timeline).addEventListener("input", (event) => {
-      this.seek(Number(event.target.value));
-    });
-    this.root.querySelector(SEL.compare)?.addEventListener("change", (event) => {
-      this.loadWhatIf().then((w) => w.compare(event.target.value));
-    });
-  }
-
   emit(type, detail) {
     const full = { block: this.id, scenario: this.scenario, ...detail };
     this.root.dispatchEvent(new CustomEvent(type, { detail: full, bubbles: true }));
   }
 
-  enabledActions() {
-    return new Set(COMMANDS.filter((name) => this.allows(name)));
-  }
-
+  /** Draw the block (block-view.js) and its views: they read it, they change it only
+   * through the actions above. */
   render() {
-    const root = this.root;
-    root.dataset.state = this.state;
     if (this.agent && this.agent.trace !== this.trace) this.attachAgent(this.trace);
-    const callStatus = this.state === "paused" ? this.agent?.statusSuffix(this.index) : "";
-    root.querySelector(SEL.status).textContent = statusText(this) + (callStatus ?? "");
-    view.renderButtons(root, this.enabledActions(), COMMANDS);
-    view.renderBreakpoints(root, this.breakpoints);
-    this.events.render();
-    const at = view.renderRun(this);
-    this.agent?.render(at);
-    this.omni.render();
-    this.whatif?.render();
+    view.renderBlock(this, new Set(COMMANDS.filter((name) => this.allows(name))), COMMANDS);
   }
 }

@@ -3,6 +3,7 @@
 // browser delivers it only while the parent window shows a page of that origin.
 
 import { EVENTS } from "../selectors.js";
+import { parseQuery } from "./url-state.js";
 
 /** The origin of a URL or origin text, or null when it has none (opaque, not a URL). */
 function originOf(text) {
@@ -26,7 +27,7 @@ function originOf(text) {
 export function hostOrigin({ ancestorOrigins, search, referrer }) {
   const ancestor = originOf(ancestorOrigins?.[0]);
   if (ancestor) return ancestor;
-  const given = new URLSearchParams(search ?? "").get("origin");
+  const given = parseQuery(search).origin;
   if (given && originOf(given) === given) return given;
   return originOf(referrer);
 }

@@ -6,6 +6,7 @@
 // `?recording=live` in the page's URL records every run live.
 
 import { runtimeConfig } from "../boot/runtime-client.js";
+import { parseQuery } from "./url-state.js";
 
 const traceModule = () => import("../model/trace.js");
 
@@ -14,7 +15,7 @@ export class ShippedRecordings {
    * page URL's query. */
   constructor(recordings, search = "") {
     this.recordings = recordings ?? null;
-    this.live = new URLSearchParams(search).get("recording") === "live";
+    this.live = parseQuery(search).live;
     this.failed = new Set(); // URLs that did not load: recorded live from then on
     this.texts = new Map(); // URL → its text's promise (prefetched or asked for)
   }

@@ -1,15 +1,34 @@
-// URL state: the active block, its scenario, breakpoints and step, in the hash.
+// The URL's state: the one owner of the page's fragment and query. Every part is parsed
+// and formatted here (pure, Node-tested: tests/js/url-state.test.mjs), and `PageUrl` is
+// the one reader of `location` and the one writer of `history`/`location`; the page,
+// the block and the views ask it, never the location themselves.
 //
+// The fragment holds one block's state (written with history.replaceState, so stepping
+// does not fill the history):
 //   #b=run_subagent&s=limit&bp=15,17&step=12
-//   …&c15=max_calls%20%3D%3D%201&h11=2&l13=…&w=len(history)   (questions.js)
-//   #b=run_subagent&bp=15&ev=tool%253Aread_file,model%253A2   (event breakpoints, event-stops.js)
-//   #b=run_subagent&s=custom&custom=… (the reader's setup text, compressed: setup-url.js)
-//   #b=run_subagent&fork=model%3A2~… (a fork: the call and its JSON, compressed: fork-url.js)
-//
-// parse/format are pure; the page writes with history.replaceState so stepping
-// does not fill the history.
+//   …&c15=max_calls%20%3D%3D%201&h11=2&l13=…&w=len(history)   (the reader's questions)
+//   …&ev=tool%253Aread_file,model%253A2   (event breakpoints: each "KIND:VALUE" encoded on
+//                                           its own, a value may hold a comma)
+//   …&s=custom&custom=…   (the reader's setup text, deflate-raw then base64url: setup-url.js)
+//   …&fork=model%3A2~…    (a fork: the call and its JSON, compressed as the setup is)
+// The query, on every copy of the page: `lang=zh|en` (the other language's copy),
+// `scenario=NAME` (an embed's preset), `recording=live` (no shipped recordings),
+// `origin=` (an embed's host page).
 
-/** {block, scenario, breakpoints, events, step, custom, fork} from a hash (or query) string; null if empty. */
+import { cleanSpec } from "../model/questions.js";
+
+const WRITE_DELAY_MS = 120;
+const QUESTION_FIELDS = { c: "condition", h: "hits", l: "log" };
+
+// The custom setup's and the fork's texts are compressed (setup-url.js) and a fork names
+// its call (fork-url.js): both are loaded with the first custom setup or fork.
+const setupCodec = () => import("../whatif/setup-url.js");
+const forkModel = () => import("../model/fork-url.js");
+
+// ---- the fragment -----------------------------------------------------------
+
+/** {block, scenario, breakpoints, events, step, questions, custom, fork} from a hash (or
+ * query) string; null if it names no block. Bad entries are left out. */
 export function parse(fragment) {
   const params = new URLSearchParams(String(fragment ?? "").replace(/^[#?]/, ""));
   const block = params.get("b");
@@ -18,15 +37,15 @@ export function parse(fragment) {
     .map((x) => Number(x)).filter((n) => Number.isInteger(n) && n > 0);
   const stepText = params.get("step");
   const step = stepText !== null && /^\d+$/.test(stepText) ? Number(stepText) : null;
-  // each event breakpoint's "KIND:VALUE" is encoded on its own: a value may hold a comma
   const events = (params.get("ev") ?? "").split(",").filter(Boolean).map((x) => {
     try { return decodeURIComponent(x); } catch { return null; }
   }).filter((x) => x !== null);
-  return { block, scenario: params.get("s"), breakpoints, events, step, custom: params.get("custom"),
-    fork: params.get("fork") };
+  return { block, scenario: params.get("s"), breakpoints, events, step,
+    questions: parseQuestions(params), custom: params.get("custom"), fork: params.get("fork") };
 }
 
-/** The hash for a block's state ("" when nothing is worth keeping). */
+/** The hash for a block's state ("#b=…"). `questions`: {specs: Map or [[line, spec]],
+ * watches} (model/questions.js). */
 export function format({ block, scenario, breakpoints, events, step, questions, custom, fork }) {
   const parts = [`b=${encodeURIComponent(block)}`];
   if (scenario) parts.push(`s=${encodeURIComponent(scenario)}`);
@@ -34,10 +53,52 @@ export function format({ block, scenario, breakpoints, events, step, questions, 
   if (bps.length) parts.push(`bp=${bps.join(",")}`);
   if (events?.length) parts.push(`ev=${events.map((e) => encodeURIComponent(encodeURIComponent(e))).join(",")}`);
   if (step !== null && step !== undefined && step >= 0) parts.push(`step=${step}`);
-  parts.push(...(questions ?? []));
+  parts.push(...formatQuestions(questions));
   if (custom) parts.push(`custom=${encodeURIComponent(custom)}`);
   if (fork) parts.push(`fork=${encodeURIComponent(fork)}`);
   return `#${parts.join("&")}`;
+}
+
+/** The questions' parameters ("c15=…", "h11=…", "l13=…" by line, then "w=…" each). */
+export function formatQuestions(questions) {
+  const out = [];
+  const specs = [...(questions?.specs ?? [])].sort((a, b) => a[0] - b[0]);
+  for (const [line, spec] of specs) {
+    for (const [short, field] of Object.entries(QUESTION_FIELDS)) {
+      if (spec[field] !== undefined) out.push(`${short}${line}=${encodeURIComponent(spec[field])}`);
+    }
+  }
+  for (const w of questions?.watches ?? []) out.push(`w=${encodeURIComponent(w)}`);
+  return out;
+}
+
+/** {specs: [[line, spec]], watches} of URLSearchParams: a breakpoint whose hit count is
+ * not a positive integer keeps no details; watches are trimmed, empty and repeated ones
+ * left out (as Questions.addWatch does). */
+export function parseQuestions(params) {
+  const texts = new Map();
+  for (const [name, value] of params) {
+    const m = /^([chl])(\d+)$/.exec(name);
+    if (!m) continue;
+    const line = Number(m[2]);
+    if (!texts.has(line)) texts.set(line, {});
+    texts.get(line)[QUESTION_FIELDS[m[1]]] = value;
+  }
+  const specs = [];
+  for (const [line, fields] of texts) {
+    try {
+      const spec = cleanSpec(fields);
+      if (spec) specs.push([line, spec]);
+    } catch {
+      // a hit count that is not a positive integer: that breakpoint keeps no details
+    }
+  }
+  const watches = [];
+  for (const w of params.getAll("w")) {
+    const text = w.trim();
+    if (text && !watches.includes(text)) watches.push(text);
+  }
+  return { specs, watches };
 }
 
 /** The state of a block controller, for format(). */
@@ -48,17 +109,140 @@ export function stateOf(block) {
     breakpoints: block.breakpoints,
     events: block.events.keys,
     step: block.hasCursor ? block.index : null,
-    questions: block.questions?.toParams(),
+    questions: block.questions,
     custom: block.urlCustom,
     fork: block.urlFork,
   };
 }
 
-/** Replace the location's hash without a history entry. */
-export function write(block) {
-  const hash = block ? format(stateOf(block)) : "";
-  if (hash === window.location.hash) return;
-  const url = new URL(window.location.href);
-  url.hash = hash;
-  window.history.replaceState(window.history.state, "", url.href);
+/** The fragment's form of a custom setup text (`custom=`). */
+export async function encodeCustom(text) {
+  return (await setupCodec()).encodeSetup(text);
+}
+
+/** The setup text of a fragment's `custom=`; rejects with an Error when it is not one (or
+ * is too long: setup-url.js). */
+export async function decodeCustom(encoded) {
+  return (await setupCodec()).decodeSetup(encoded);
+}
+
+/** The fragment's form of a fork (`fork=CALL~TEXT`). */
+export async function encodeFork(call, text) {
+  return `${call}~${await encodeCustom(text)}`;
+}
+
+/** {call, text} of a fragment's `fork=`; rejects with an Error when it is not one. */
+export async function decodeFork(encoded) {
+  const { parseCall } = await forkModel();
+  const at = String(encoded).indexOf("~");
+  const call = at < 0 ? "" : encoded.slice(0, at);
+  if (!parseCall(call)) throw new Error("not model:K~… or tool:K~…");
+  return { call, text: await decodeCustom(encoded.slice(at + 1)) };
+}
+
+// ---- the query ------------------------------------------------------------
+
+/** {lang, scenario, live, origin} of a query string (null for a part not given). */
+export function parseQuery(search) {
+  const query = new URLSearchParams(String(search ?? "").replace(/^\?/, ""));
+  return { lang: query.get("lang"), scenario: query.get("scenario"),
+    live: query.get("recording") === "live", origin: query.get("origin") };
+}
+
+/** The other language's copy of the page at `href` when its `?lang=` asks for it (the
+ * rest of the query and the fragment kept), else null. `config`: the page's {lang, langHref}. */
+export function languageTarget(href, { lang, langHref }) {
+  const here = new URL(href);
+  const query = new URLSearchParams(here.search);
+  const wanted = query.get("lang");
+  if ((wanted !== "zh" && wanted !== "en") || wanted === lang || langHref === undefined) return null;
+  query.delete("lang");
+  const search = query.toString();
+  const target = new URL(langHref || "./", href);
+  target.search = search ? `?${search}` : "";
+  target.hash = here.hash;
+  return target.href;
+}
+
+// ---- the page's URL -------------------------------------------------------
+
+/** The page's URL: read once at the start, then written by one block's state. */
+export class PageUrl {
+  constructor(win = globalThis.window, { delay = WRITE_DELAY_MS } = {}) {
+    this.win = win;
+    this.delay = delay;
+    this.block = null;  // the block the URL is to follow
+    this.timer = null;
+    this.restoring = false;
+  }
+
+  /** The fragment's saved state (parse), or null. */
+  saved() {
+    return parse(this.win.location.hash);
+  }
+
+  /** The query's parts (parseQuery). */
+  query() {
+    return parseQuery(this.win.location.search);
+  }
+
+  /** Go to the other language's copy when the query asks for it; whether the page is
+   * being replaced. */
+  switchLanguage(config) {
+    const target = languageTarget(this.win.location.href, config);
+    if (target === null) return false;
+    this.win.location.replace(target);
+    return true;
+  }
+
+  /** The URL follows the last change after a short pause, not on every step: writing
+   * history on each of a burst of steps costs frames. Not while the URL is restored. */
+  follow(block) {
+    if (this.restoring) return;
+    this.block = block;
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.write(this.block);
+    }, this.delay);
+  }
+
+  /** Replace the location's hash with `block`'s state, without a history entry. */
+  write(block) {
+    const hash = block ? format(stateOf(block)) : "";
+    const { location, history } = this.win;
+    if (hash === location.hash) return;
+    const url = new URL(location.href);
+    url.hash = hash;
+    history.replaceState(history.state, "", url.href);
+  }
+
+  /** Apply the fragment's block, custom setup, scenario, breakpoints, questions, step and
+   * fork to the block it names, through the block's actions; `restored(block)` is called
+   * once they are applied. */
+  restore(blocks, restored = () => {}) {
+    const saved = this.saved();
+    const block = saved && blocks.find((b) => b.name === saved.block);
+    if (!block) return;
+    this.restoring = true;
+    if (saved.custom) {
+      // the custom setup is decoded asynchronously: the rest is restored after it
+      block.loadWhatIf().then((w) => w.restore(saved.custom))
+        .then(() => this.restoreBlock(block, saved, restored));
+      return;
+    }
+    this.restoreBlock(block, saved, restored);
+  }
+
+  restoreBlock(block, saved, restored) {
+    this.restoring = true;
+    if (saved.scenario && saved.scenario !== block.scenario) block.setScenario(saved.scenario);
+    block.setBreakpoints(saved.breakpoints);
+    if (saved.events.length) block.setEvents(saved.events);
+    block.restoreQuestions(saved.questions);
+    this.restoring = false;
+    restored(block);
+    if (saved.step !== null) block.start("debug", { seek: saved.step });
+    if (saved.fork) block.loadWhatIf().then((w) => w.restoreFork(saved.fork)); // fork-editor.js
+  }
 }

@@ -9,6 +9,7 @@ import { replay } from "../model/replay.js";
 import { text as valueText } from "../model/values.js";
 import { END } from "../model/stepping.js";
 import { el } from "../page/dom.js";
+import * as runs from "../page/block-runs.js";
 import { SEL } from "../selectors.js";
 
 const WINDOW = 12; // rows shown on each side of the cursor's row
@@ -49,7 +50,7 @@ export class Comparison {
     this.root.replaceChildren(el("p", { class: "comparison-note" }, this.messages.get("compare_loading")));
     try {
       if (!this.block.trace) await this.block.start("debug");
-      const b = await (load ? load() : this.block.traceOf(name));
+      const b = await (load ? load() : runs.traceOf(this.block, name));
       if (token !== this.token) return null;
       this.b = b;
       this.bReplay = replay(b);

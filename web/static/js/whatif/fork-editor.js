@@ -5,12 +5,14 @@
 // line before the run when they can be told (model/fork-url.js), else the run's error; a
 // tool's returned value that was cut when recorded is said so and not run unchanged;
 // the editor keeps its text and the block's run stays shown. The fork goes into the URL
-// fragment (fork-url.js), never to the server. Loaded with the first fork button pressed.
+// fragment (its form is url-state.js's), never to the server. Loaded with the first fork
+// button pressed.
 
 import { SEL } from "../selectors.js";
 import { el } from "../page/dom.js";
 import * as runs from "../page/block-runs.js";
-import { decodeFork, encodeFork, forkProblem, recordedStart, valueText } from "../model/fork-url.js";
+import { forkProblem, recordedStart, valueText } from "../model/fork-url.js";
+import { decodeFork, encodeFork } from "../page/url-state.js";
 
 export class ForkEditor {
   constructor(whatif) {
@@ -108,8 +110,7 @@ export class ForkEditor {
     const block = this.block;
     const encoded = await encodeFork(call, text);
     if (token !== this.token) return false;   // dropped meanwhile
-    block.urlFork = encoded;
-    block.onChange?.(block);
+    block.setFork(encoded);
     const scenario = block.scenario;
     let failure = null;
     const shown = await this.whatif.compareWith(`fork:${call}`, async () => {

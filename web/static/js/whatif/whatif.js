@@ -2,10 +2,11 @@
 // errors, Reset back to the presets, the URL — and the choice of a run to compare.
 // block.js loads this on first use; the editor (setup-editor.js, CodeMirror) and the
 // comparison view (comparison.js) load on theirs. The setup text goes to the worker
-// and into the URL fragment, never to the server.
+// and into the URL fragment (its form is url-state.js's), never to the server.
 
 import { SEL } from "../selectors.js";
-import { encodeSetup, decodeSetup } from "./setup-url.js";
+import * as runs from "../page/block-runs.js";
+import { encodeCustom, decodeCustom } from "../page/url-state.js";
 
 export class WhatIf {
   constructor(block) {
@@ -37,7 +38,7 @@ export class WhatIf {
     return (await this.forkEditor()).open(call);
   }
 
-  /** The fork of the URL (encoded, fork-url.js): opened and run. */
+  /** The fork of the URL (encoded: url-state.js): opened and run. */
   async restoreFork(encoded) {
     return (await this.forkEditor()).restore(encoded);
   }
@@ -50,9 +51,8 @@ export class WhatIf {
     if (this.comparison?.name?.startsWith("fork:")) {
       this.comparison.cancel();
       this.compare("");
-    } else if (block.urlFork) {
-      block.urlFork = null;
-      block.onChange?.(block);
+    } else {
+      block.setFork(null);
     }
   }
 
@@ -66,7 +66,7 @@ export class WhatIf {
     if (chosen !== this.compareChoice) return null;
     this.comparison ??= new Comparison(view, this.block, this.messages);
     const shown = await this.comparison.show(name, load);
-    if (shown && chosen === this.compareChoice) this.block.holdTrace("compared", shown);
+    if (shown && chosen === this.compareChoice) runs.hold(this.block, "compared", shown);
     return shown;
   }
 
@@ -125,16 +125,15 @@ export class WhatIf {
   /** Make `text` the block's custom setup and select scenario "custom"; breakpoints stay. */
   async useCustom(text) {
     const block = this.block;
-    const encoded = await encodeSetup(text);
+    const encoded = await encodeCustom(text);
     if (block.scenario !== this.custom) this.base = block.scenario;
-    block.customSetup = text;
-    block.urlCustom = encoded;
+    block.setSetup(text, encoded);
     this.urlError = null;
     this.showOption(true);
     const breakpoints = [...block.breakpoints];
     const events = block.events.keys;
     block.setScenario(this.custom);
-    block.events.set(events);   // loaded already when there are any
+    block.setEvents(events);   // their controller is loaded already when there are any
     block.setBreakpoints(breakpoints);
     this.editorFor = this.custom;
   }
@@ -142,8 +141,7 @@ export class WhatIf {
   /** Reset while the custom setup is selected: back to the preset it started from. */
   leaveCustom() {
     const block = this.block;
-    block.customSetup = null;
-    block.urlCustom = null;
+    block.setSetup(null);
     this.showOption(false);
     block.setScenario(this.base ?? block.config.presets[0].name);
     return true;
@@ -152,10 +150,9 @@ export class WhatIf {
   /** The custom setup from the URL (its encoded text); a bad one is reported, not run. */
   async restore(encoded) {
     try {
-      const text = await decodeSetup(encoded);
+      const text = await decodeCustom(encoded);
       this.base = this.block.scenario;
-      this.block.customSetup = text;
-      this.block.urlCustom = encoded;
+      this.block.setSetup(text, encoded);
       this.showOption(true);
     } catch (error) {
       this.urlError = this.messages.format("setup_url_error", { message: error.message });
@@ -185,22 +182,19 @@ export class WhatIf {
   async compare(name) {
     const view = this.root.querySelector(SEL.comparison);
     const chosen = ++this.compareChoice;
-    if (this.block.urlFork) {   // the run chosen replaces the fork's in the view and the URL
-      this.block.urlFork = null;
-      this.block.onChange?.(this.block);
-    }
+    this.block.setFork(null);   // the run chosen replaces the fork's in the view and the URL
     if (!name) {
       view.hidden = true;
       view.replaceChildren();
       this.comparison = null;
-      this.block.holdTrace("compared", null);
+      runs.hold(this.block, "compared", null);
       return;
     }
     const { Comparison } = await import("./comparison.js");
     if (chosen !== this.compareChoice) return;
     this.comparison ??= new Comparison(view, this.block, this.messages);
     await this.comparison.show(name);
-    if (this.comparison) this.block.holdTrace("compared", this.comparison.b);
+    if (this.comparison) runs.hold(this.block, "compared", this.comparison.b);
   }
 
   /** Follow the block: the setup error, the setup panel, the editor's text, the comparison. */
