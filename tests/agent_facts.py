@@ -78,7 +78,7 @@ def _lcc_agent_loop(scenario, trace):
     parent_last = [c for c in agent["calls"] if c["conversation"] == 0][-1]
     got_back = messages(agent, parent_last)[-1]
     task_result = [t for t in agent["tools"] if t["name"] == "task"][0]["result"]
-    assert got_back == ["user", [["tool_result", "toolu_01", task_result, False]]]
+    assert got_back == ["user", [["tool_result", "toolu_001", task_result, False]]]
     child_calls = [c for c in agent["calls"] if c["conversation"] == 1]
     final = agent["messages"][child_calls[-1]["response"]]
     if scenario != "turn_limit":

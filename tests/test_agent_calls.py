@@ -188,7 +188,8 @@ def test_invalid_agent_tables(tmp_path, old, new, reason):
 def test_bundled_lessons_declare_their_agent_boundary():
     lessons = load_lessons()
     assert lessons["s06"].agent.model == ("ask",)
-    assert lessons["lcc-s06"].agent.model == ("client.messages.create",)
+    assert lessons["lcc-s06"].agent.tools == ("execute_tool",)
+    assert lessons["lcc-s06"].standins.model == "reply"    # model calls: the stand-in client's
     assert all(lessons[name].agent for name in ("s01", "s06-recursive"))
 
 

@@ -6,18 +6,20 @@ run_loop status). Also: each displayed function is verbatim from its seed.
 """
 
 import ast
-import builtins
+import dataclasses
 import hashlib
 import importlib.util
 import io
 import json
 import shutil
 import subprocess
+import sys
 from contextlib import redirect_stdout
 from pathlib import Path
 
 import pytest
 
+from loopstep.runtime import standins
 from loopstep.runtime.catalog.lessons import load_lesson
 from loopstep.runtime.recorder import record
 from loopstep.web import assets, bundles
@@ -229,41 +231,42 @@ def test_lcc_parent_sees_one_tool_result_for_the_whole_child(scenario):
     assert names["messages"][:2] == ["list", 4]
     result = names["results"]
     assert result[:2] == ["list", 1]
-    assert item(result[2], "tool_use_id") == "'toolu_01'"
+    assert item(result[2], "tool_use_id") == "'toolu_001'"       # the stand-in's first id
     assert item(result[2], "content") == repr(CHILD[scenario])
     assert trace["result"] == "None"
 
 
-def _exec_without_entry(lesson_id, symbol, scenario):
-    """Run the setup and modules (not the entry) in one namespace; return it."""
-    namespace = {"__name__": "__main__", "__builtins__": builtins}
-    programs = load_lesson(lesson_id).programs(symbol, scenario)[:-1]
-    with redirect_stdout(io.StringIO()):
-        for program in programs:
-            exec(compile(program.text, program.path, "exec"), namespace)
-    return namespace
-
-
 @pytest.mark.parametrize("answer, written", [("n", False), ("y", True)])
 def test_lcc_write_outside_happens_only_when_allowed(answer, written):
-    g = _exec_without_entry("lcc-s06", "run_subagent", "denied")
-    try:
-        assert g["WORKDIR"].is_relative_to(g["ROOT"]) and not g["OUTSIDE"].exists()
-        g["ANSWERS"][:] = [answer]
-        with redirect_stdout(io.StringIO()):
+    """The setup and the modules (not the entry) in one run of the stand-ins, the
+    permission question answered ``answer``: the write lands outside the workspace only
+    when allowed, and the run's folder goes with the run."""
+    lesson = load_lesson("lcc-s06")
+    output = io.StringIO()
+    run = standins.Run(dataclasses.replace(lesson.standins, input=(answer,)), output)
+    saved = sys.stdin
+    with run, redirect_stdout(output):
+        sys.stdin = run.stdin()
+        try:
+            g = run.namespace
+            for program in lesson.programs("run_subagent", "denied")[:-1]:
+                exec(compile(program.text, program.path, "exec"), g)
+            assert g["WORKDIR"].is_relative_to(g["ROOT"]) and not g["OUTSIDE"].exists()
             g["run_subagent"](g["PROMPT"])
-        assert g["OUTSIDE"].exists() is written
-        assert sorted(p.name for p in g["WORKDIR"].iterdir()) == ["requirements.txt"]
-        assert not Path.cwd().joinpath("outside.txt").exists()
-    finally:
-        with redirect_stdout(io.StringIO()):
-            g["close_workspace"]()
+            assert g["OUTSIDE"].exists() is written
+            assert sorted(p.name for p in g["WORKDIR"].iterdir()) == ["requirements.txt"]
+        finally:
+            sys.stdin = saved
+    assert f"outside the workspace: ../outside.txt? [y/N] {answer}\n" in output.getvalue()
     assert not g["ROOT"].exists()
+    assert not Path.cwd().joinpath("outside.txt").exists()
 
 
 @pytest.mark.parametrize("lesson_id", ["lcc-s06", "s06-recursive", "s01"])
 def test_stubs_import_nothing_that_reaches_out(lesson_id):
+    """Only harmless modules, and the stand-ins the lesson's [standins] plants."""
     lesson = load_lesson(lesson_id)
+    planted = set(lesson.standins.modules) if lesson.standins else set()
     imported = set()
     for path in (lesson.setup, *lesson.modules):
         for node in ast.walk(ast.parse(lesson.read(path))):
@@ -271,8 +274,8 @@ def test_stubs_import_nothing_that_reaches_out(lesson_id):
                 imported |= {alias.name.split(".")[0] for alias in node.names}
             elif isinstance(node, ast.ImportFrom):
                 imported.add(node.module.split(".")[0])
-    assert imported <= {"builtins", "glob", "re", "shutil", "tempfile", "pathlib", "types",
-                        "uuid"}
+    assert imported - planted <= {"builtins", "glob", "re", "shutil", "tempfile", "pathlib",
+                                  "types", "uuid"}
 
 
 # ---------------------------------------------------------------- s06-recursive

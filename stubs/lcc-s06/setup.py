@@ -1,15 +1,17 @@
 import glob as _glob
-import shutil
-import tempfile
+import subprocess
 from pathlib import Path
 
-# 教学替身：不导入 SDK，不联网。文件工具是真实的，但只作用于这里新建的临时工作区。
-ROOT = Path(tempfile.mkdtemp(prefix="loopstep-")).resolve()
-WORKDIR = ROOT / "workspace"
-WORKDIR.mkdir()
-OUTSIDE = ROOT / "outside.txt"          # 工作区之外：denied 预设想写的位置
-(WORKDIR / "requirements.txt").write_text("pytest>=8.0\n")
+from anthropic import Anthropic
+from anthropic.types import ToolUseBlock
 
+# 教学替身：SDK、subprocess、工作目录和 input() 的回答都由 lesson.toml 的 [standins] 提供。
+# 这里补上文章只描述、没有给出代码的部分（文件工具、hooks、权限询问），再编排模型每一轮的回答。
+ROOT = Path.cwd()                        # 本次运行的文件夹，运行结束后整个删掉
+WORKDIR = ROOT / "workspace"             # 工作区：只有 requirements.txt
+OUTSIDE = ROOT / "outside.txt"           # 工作区之外：denied 预设想写的位置
+
+client = Anthropic()
 MODEL = "claude-sonnet-4-5"
 SYSTEM = (
     f"You are a coding agent at {WORKDIR}. "
@@ -24,51 +26,15 @@ PROMPT = {
     "denied": "把一行 hello 写进 ../outside.txt，然后汇报结果。",
 }.get(scenario, "读取 requirements.txt，找出这个项目使用的测试框架，返回名称和版本。")
 
-ANSWERS = ["n"]                          # 读者对权限询问的回答
 
-
-def input(prompt=""):
-    answer = ANSWERS.pop(0) if ANSWERS else "n"
-    print(prompt + answer)
-    return answer
-
-
-# 像 SDK 那样的响应对象：Message.stop_reason / .content，内容块有 .type .text .name .input .id
-class TextBlock:
-    def __init__(self, text):
-        self.type, self.text = "text", text
-
-    def __repr__(self):
-        return f"TextBlock(type='text', text={self.text!r})"
-
-
-class ToolUseBlock:
-    def __init__(self, id, name, input):
-        self.type, self.id, self.name, self.input = "tool_use", id, name, input
-
-    def __repr__(self):
-        return f"ToolUseBlock(id={self.id!r}, name={self.name!r}, input={self.input!r})"
-
-
-class Message:
-    def __init__(self, stop_reason, content):
-        self.role, self.stop_reason, self.content = "assistant", stop_reason, content
-
-    def __repr__(self):
-        return f"Message(stop_reason={self.stop_reason!r}, content={self.content!r})"
-
-
-def _text(text):
-    return Message("end_turn", [TextBlock(text)])
-
-
-def _tool(id, name, **args):
-    return Message("tool_use", [ToolUseBlock(id, name, args)])
+# 模型每一轮的回答：一段文字，或一个 tool_use 块（id 由替身按顺序编号）
+def tool(name, **args):
+    return {"type": "tool_use", "name": name, "input": args}
 
 
 CHILD_FIRST = {
-    "denied": _tool("toolu_sub_01", "write_file", path="../outside.txt", content="hello\n"),
-}.get(scenario, _tool("toolu_sub_01", "read_file", path="requirements.txt"))
+    "denied": tool("write_file", path="../outside.txt", content="hello\n"),
+}.get(scenario, tool("read_file", path="requirements.txt"))
 CHILD_ANSWER = {
     "answers": "测试框架是 pytest（requirements.txt 要求 pytest>=8.0）。",
     "denied": "没有写入：写 ../outside.txt 的请求被用户拒绝（Permission denied by user）。",
@@ -80,38 +46,22 @@ PARENT_ANSWER = {
     "turn_limit": "子任务 30 轮内没有给出结论；我需要换一种方式再查。",
     "stop_hook": "这个项目用 pytest（>=8.0）。",
 }
-BLOCK = CHILD_FIRST.content[0]           # execute_tool 块单独执行的那个工具请求
+BLOCK = ToolUseBlock(id="toolu_001", **CHILD_FIRST)   # execute_tool 块单独执行的那个工具请求
 
 
-def _child(turn):
-    if scenario == "turn_limit":         # 每一轮都只要工具，从不给最终答案
-        return _tool(f"toolu_sub_{turn + 1:02d}", "read_file", path="requirements.txt")
-    if turn == 0:
-        return CHILD_FIRST
-    if scenario == "stop_hook" and turn == 1:
-        return Message("end_turn", [])   # 没有文字就停下：Stop hook 会要求补一句总结
-    return _text(CHILD_ANSWER[scenario])
-
-
-def _parent(turn):
-    if turn == 0:
-        return Message("tool_use", [TextBlock("我派一个子任务去查。"),
-                                    ToolUseBlock("toolu_01", "task", {"prompt": PROMPT})])
-    return _text(PARENT_ANSWER[scenario])
-
-
-class _Messages:
-    def create(self, *, model, system, messages, tools, max_tokens):
-        turn = sum(1 for message in messages if message["role"] == "assistant")
-        return _child(turn) if system == SUB_SYSTEM else _parent(turn)
-
-
-class Anthropic:
-    def __init__(self, base_url=None, **options):
-        self.messages = _Messages()
-
-
-client = Anthropic(base_url=None)
+def reply(*, system, messages, **request):
+    turn = sum(message["role"] == "assistant" for message in messages)
+    if system == SUB_SYSTEM:             # 子 agent
+        if scenario == "turn_limit":     # 每一轮都只要工具，从不给最终答案
+            return [tool("read_file", path="requirements.txt")]
+        if turn == 0:
+            return [CHILD_FIRST]
+        if scenario == "stop_hook" and turn == 1:
+            return []                    # 没有文字就停下：Stop hook 会要求补一句总结
+        return CHILD_ANSWER[scenario]
+    if turn == 0:                        # 父 agent：先派一个子任务，再根据它交回的文字作答
+        return ["我派一个子任务去查。", tool("task", prompt=PROMPT)]
+    return PARENT_ANSWER[scenario]
 
 
 # 五个基础工具：路径都相对 WORKDIR 解析
@@ -120,7 +70,13 @@ def _path(path):
 
 
 def run_bash(command):
-    return "Error: 本课的浏览器环境里没有 shell，bash 不可用。"
+    try:
+        r = subprocess.run(command, shell=True, cwd=WORKDIR,
+                           capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        return "Error: Timeout (120s)"
+    out = (r.stdout + r.stderr).strip()
+    return out[:50000] if out else "(no output)"
 
 
 def run_read(path, limit=None):
@@ -173,7 +129,12 @@ def trigger_hooks(event, *args):
 
 
 def _ask(what):
-    if input(f"  Allow {what}? [y/N] ").strip().lower() != "y":
+    try:
+        answer = input(f"  Allow {what}? [y/N] ")
+    except EOFError:                     # 回答用完了（终端输入结束）：当作 n
+        print()
+        answer = "n"
+    if answer.strip().lower() != "y":
         return "Permission denied by user"
     return None
 
@@ -210,9 +171,3 @@ def summary_hook(messages):
 
 def context_inject_hook(prompt):
     return None
-
-
-def close_workspace():
-    """入口结束时报告工作区外是否多了文件，然后删除临时目录。"""
-    print("工作区外的 outside.txt 存在：", OUTSIDE.exists())
-    shutil.rmtree(ROOT, ignore_errors=True)

@@ -1,7 +1,11 @@
+from pathlib import Path
 from types import SimpleNamespace
 from uuid import UUID
 
-# 教学替身：不导入 SDK，不联网；文件在内存里。
+from anthropic import Anthropic
+
+# 教学替身：SDK 和工作目录里的文件由 lesson.toml 的 [standins] 提供；
+# 这里补上源码用到的 uuid、MODEL、工具表，再编排模型每一轮的回答。
 _serial = [0]
 
 
@@ -13,15 +17,15 @@ def _uuid4():
 
 uuid = SimpleNamespace(uuid4=_uuid4)     # 源码里的 import uuid 由这里提供
 
+client = Anthropic()
 MODEL = "sonnet"
 SUBAGENT_SYSTEM = "You are a subagent. Complete the task, then return a short summary."
-FILES = {"requirements.txt": "pytest>=8.0\n"}
 
 
 def read_file(path):
-    if path not in FILES:
+    if not Path(path).is_file():
         return f"Error: {path} not found"
-    return FILES[path]
+    return Path(path).read_text()
 
 
 BASE_TOOLS = [
@@ -40,59 +44,25 @@ CHAIN = [
 ][2 - DEPTH:]
 
 
-# 像 SDK 那样的响应对象：Message.stop_reason / .content，内容块有 .type .text .name .input .id
-class TextBlock:
-    def __init__(self, text):
-        self.type, self.text = "text", text
-
-    def __repr__(self):
-        return f"TextBlock(type='text', text={self.text!r})"
+# 模型每一轮的回答：一段文字，或一个 tool_use 块（id 由替身按顺序编号）
+def tool(name, **args):
+    return [{"type": "tool_use", "name": name, "input": args}]
 
 
-class ToolUseBlock:
-    def __init__(self, id, name, input):
-        self.type, self.id, self.name, self.input = "tool_use", id, name, input
-
-    def __repr__(self):
-        return f"ToolUseBlock(id={self.id!r}, name={self.name!r}, input={self.input!r})"
-
-
-class Message:
-    def __init__(self, stop_reason, content):
-        self.role, self.stop_reason, self.content = "assistant", stop_reason, content
-
-    def __repr__(self):
-        return f"Message(stop_reason={self.stop_reason!r}, content={self.content!r})"
-
-
-def _reply(level, turn, messages):
+def reply(*, model, messages, **request):
+    level = CHAIN.index(messages[0]["content"])
+    turn = sum(message["role"] == "assistant" for message in messages)
+    line = "  " * level + f"[{model}] 第 {turn + 1} 次请求"
+    print(line + (f"：{messages[0]['content']}" if turn == 0 else ""))
     leaf = level == len(CHAIN) - 1
     if turn == 0 and leaf:
-        return Message("tool_use", [ToolUseBlock(f"toolu_{level}_1", "read_file",
-                                                 {"path": "requirements.txt"})])
+        return tool("read_file", path="requirements.txt")
     if turn == 0:
         task = {"description": "派子任务", "prompt": CHAIN[level + 1]}
         if level + 1 == len(CHAIN) - 1:
             task["model"] = "haiku"      # 只读文件的那一层换用便宜的模型
-        return Message("tool_use", [ToolUseBlock(f"toolu_{level}_1", "task", task)])
+        return tool("task", **task)
     found = messages[-1]["content"][0]["content"]
     if leaf:
-        return Message("end_turn", [TextBlock(f"测试框架：pytest（{found.strip()}）")])
-    return Message("end_turn", [TextBlock(f"第 {level} 层汇总：{found}")])
-
-
-class _Messages:
-    def create(self, *, model, system, messages, tools, max_tokens):
-        level = CHAIN.index(messages[0]["content"])
-        turn = sum(1 for message in messages if message["role"] == "assistant")
-        line = "  " * level + f"[{model}] 第 {turn + 1} 次请求"
-        print(line + (f"：{messages[0]['content']}" if turn == 0 else ""))
-        return _reply(level, turn, messages)
-
-
-class Anthropic:
-    def __init__(self, **options):
-        self.messages = _Messages()
-
-
-client = Anthropic()
+        return f"测试框架：pytest（{found.strip()}）"
+    return f"第 {level} 层汇总：{found}"

@@ -62,7 +62,7 @@ def test_lcc_s06_agent_loop_subagent_starts_fresh_and_parent_gets_its_text(page,
     assert got_back["author"] == "user" and got_back["isNew"]
     assert [p["kind"] for p in got_back["parts"]] == ["tool_result"]
     assert got_back["parts"][0]["text"] == "测试框架是 pytest（requirements.txt 要求 pytest>=8.0）。"
-    assert got_back["parts"][0]["id"] == "toolu_01"
+    assert got_back["parts"][0]["id"] == "toolu_001"
     # the child's answer is the parent's tool result: the panel showed it as the child's response
     press(b, "prev-call")
     press(b, "step-over")
