@@ -6,7 +6,7 @@ Both runs use the same setup text as scenario "custom"; the fork answers its cal
 exactly what the setup's stub would have answered, so both runs take the same steps and
 the difference is the fork's own cost: in bench/lessons/agent ("hundred": 100 model calls,
 99 tool calls) every call of the forked kind goes through the fork's dispatcher
-(runtime/forks.py). Pairs alternate (custom, fork, custom, fork …); the ratio is the
+(runtime/questions/forks.py). Pairs alternate (custom, fork, custom, fork …); the ratio is the
 median of the pairs' fork/custom times. In this CPython (settrace) and in the vendored
 Pyodide under Node (sys.monitoring, the worker's Python; tests/pyodide_node.py).
 """

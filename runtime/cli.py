@@ -105,7 +105,7 @@ def _parser():
                        help="run with this setup text instead of a preset's (scenario custom)")
     trace.add_argument("--fork", metavar="CALL=FILE.json",
                        help="CALL (model:K or tool:K, the K-th model or tool call) answers "
-                            "the JSON in FILE instead of running (runtime/forks.py)")
+                            "the JSON in FILE instead of running (runtime/questions/forks.py)")
     return parser
 
 

@@ -161,7 +161,7 @@ def record(lesson, block, scenario, *, roots=None, max_steps=DEFAULT_MAX_STEPS,
 
     ``roots``: lessons roots (None: the bundled ones). ``backend``: "monitoring"
     or "settrace" (None: the best this interpreter has). ``setup``: the setup text
-    when ``scenario`` is "custom" (runtime/custom.py). ``questions``: breakpoint
+    when ``scenario`` is "custom" (runtime/catalog/custom.py). ``questions``: breakpoint
     conditions, hit counts, logpoints and watches to evaluate while recording
     (``{"breakpoints": [{"line", "condition", "hits", "log"}], "watches": [text]}``,
     see questions.py); their answers are the trace's ``probes`` key. ``agent``: record the

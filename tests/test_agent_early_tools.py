@@ -1,7 +1,7 @@
 """Tool calls made while the modules run (a `__main__` REPL fed by `[standins] input`, the
 module-level code of a `symbols = ["*"]` block) are recorded: each stand-in model call looks
 the `[agent] tools` names up again, so the handlers are observed once the module defined
-them (runtime/agent.py `Capture._resolve_early`)."""
+them (runtime/agent/capture.py `Capture._resolve_early`)."""
 
 import pytest
 

@@ -1,5 +1,5 @@
 """Where conversation messages came from (the agent part's "added" and "changed",
-runtime/agent_origins.py): the statement that put each message into its list, and the
+runtime/agent/origins.py): the statement that put each message into its list, and the
 first statement that changed a sent list after its call."""
 
 from pathlib import Path

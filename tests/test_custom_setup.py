@@ -1,4 +1,4 @@
-"""The custom scenario: a block run with the reader's own setup text (runtime/custom.py)."""
+"""The custom scenario: a block run with the reader's own setup text (runtime/catalog/custom.py)."""
 
 import re
 

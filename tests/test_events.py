@@ -1,6 +1,6 @@
 """Event codes and the breakpoint rule: one definition per language, and they agree.
 
-Python: runtime/events.py; the page: web/static/js/model/events.js. ``loopstep trace
+Python: runtime/trace/events.py; the page: web/static/js/model/events.js. ``loopstep trace
 --break N`` prints exactly the steps the page's timeline marks as hits
 (stepping.js ``hitIndices``) on a trace with yields, resumes and returns on the
 breakpoint's line.

@@ -1,4 +1,4 @@
-"""Forks: a run again with one model or tool call answering a given value (runtime/forks.py)."""
+"""Forks: a run again with one model or tool call answering a given value (runtime/questions/forks.py)."""
 
 import json
 

@@ -1,4 +1,4 @@
-"""The schema walker of runtime/lesson_schema.py on small schemas of its own: the kinds of
+"""The schema walker of runtime/catalog/schema.py on small schemas of its own: the kinds of
 values, the places an error names, and the pieces a new key would use (a group of keys of
 which exactly one is given, a table of author-chosen keys)."""
 import pytest

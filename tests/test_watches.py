@@ -1,5 +1,5 @@
 """Watches against the locals: a watch skipped while its inputs cannot have changed
-(runtime/question_code.py) still shows what evaluating it at every step would show."""
+(runtime/questions/code.py) still shows what evaluating it at every step would show."""
 
 from pathlib import Path
 

@@ -1,4 +1,4 @@
-"""The packed trace (runtime/wire.py): it round-trips to the dict form and stays small."""
+"""The packed trace (runtime/trace/wire.py): it round-trips to the dict form and stays small."""
 
 import importlib.util
 import json

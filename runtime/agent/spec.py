@@ -64,7 +64,7 @@ def top_level_names(tree):
 
 def parse(raw, where, texts, error):
     """The AgentSpec of a ``[agent]`` table (None when absent), whose shape (arrays of
-    text under ``model`` and ``tools``, no other key) runtime/lesson_schema.py checked.
+    text under ``model`` and ``tools``, no other key) runtime/catalog/schema.py checked.
 
     ``texts``: {path: text} of the setup and the modules, whose top-level names a
     declared name must start with. ``error(where, reason)`` builds the exception.

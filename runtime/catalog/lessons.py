@@ -261,7 +261,7 @@ def _stage(raw, where, blocks):
 
 
 def _parse(toml_path):
-    """The parsed ``lesson.toml``, checked against the schema (runtime/lesson_schema.py)."""
+    """The parsed ``lesson.toml``, checked against the schema (runtime/catalog/schema.py)."""
     try:
         data = tomllib.loads(_read_text(toml_path, ""))
     except tomllib.TOMLDecodeError as error:

@@ -8,7 +8,7 @@ an unknown key, an empty array, an entry listed twice, two items with the same n
 What needs the lesson's files or other keys (paths that exist, functions in them,
 block ids and their duplicates, the presets a block names, an ``entry`` left out only
 by a ``symbols = ["*"]`` block, the ``[standins]`` modules and setup functions) is
-checked afterwards by runtime/catalog.py and runtime/standins/spec.py.
+checked afterwards by runtime/catalog/lessons.py and runtime/standins/spec.py.
 
 To add a key, add one line to the table it belongs to (and a row to
 docs/authoring.md, "lesson.toml reference").
@@ -234,7 +234,7 @@ BLOCK = Table({
     "id": optional(Text("a block id")),
     "source": PATH,
     "presets": optional(ListOf(NAME, "an array of preset names")),
-    # required unless symbols = ["*"] (runtime/catalog.py); it may be empty when the
+    # required unless symbols = ["*"] (runtime/catalog/lessons.py); it may be empty when the
     # module's own `__main__` part drives the run (a REPL on [standins] input)
     "entry": optional(Text("the call entry's code", blank=True)),
 }, one_of=(("symbol", "symbols"),))

@@ -36,7 +36,7 @@ class Run:
         self.model = standins.model if standins else None
         self.shell = standins.shell if standins else None
         self.ids = Ids()
-        self.fork = None          # a Fork (runtime/forks.py) whose model call the clients answer
+        self.fork = None          # a Fork (runtime/questions/forks.py) whose model call the clients answer
         self.folder = None
         self._saved = None
         self._workspace = None

@@ -99,11 +99,11 @@ class Completions:
         self._context = context
 
     def create(self, *, messages=None, **request):
-        """The model call: the recorder records it as one (runtime/agent.py)."""
+        """The model call: the recorder records it as one (runtime/agent/capture.py)."""
         context = self._context
         fork = getattr(context, "fork", None)
         forked = fork.answer(sys._getframe()) if fork is not None else None
-        if forked is not None:   # a fork answers this call (runtime/forks.py)
+        if forked is not None:   # a fork answers this call (runtime/questions/forks.py)
             return completion(forked[0], request, context)
         reply = reply_function(context.namespace, context.model)
         return completion(reply(messages=messages, **request), request, context)

@@ -8,7 +8,7 @@
     files = { "requirements.txt" = "pytest>=8.0\\n" }
     input = ["y", "n"]
 
-Every key is optional. Its types are checked by runtime/lesson_schema.py; then, at
+Every key is optional. Its types are checked by runtime/catalog/schema.py; then, at
 start-up (``standins_from_toml``), the modules must be known ones, the names of
 ``model`` and ``shell`` must be top-level functions of the setup file (read with
 ``ast``, nothing runs), ``files`` paths relative without ``..``. See
@@ -52,7 +52,7 @@ def _file_path(path, here, error):
 
 def standins_from_toml(raw, where, setup_text, setup_path, error):
     """The Standins of a ``[standins]`` table (None when absent), already checked
-    against the schema (runtime/lesson_schema.py): here only what the types cannot say.
+    against the schema (runtime/catalog/schema.py): here only what the types cannot say.
 
     ``where``: the lesson.toml's name for messages; ``setup_text``/``setup_path``: the
     setup file whose top-level functions ``model`` and ``shell`` must name;

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { Calls, parts, inputText } from "../../web/static/js/model/agent-calls.js";
 
 // Two conversations: the parent (0) calls at steps 2 and 20; a subagent (1, depth 1)
-// calls at 6 and 12 while the parent's tool runs. As runtime/agent_wire.py packs it.
+// calls at 6 and 12 while the parent's tool runs. As runtime/agent/wire.py packs it.
 const AGENT = {
   conversations: [[0, null], [1, 0]],
   messages: [

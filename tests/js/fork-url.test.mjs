@@ -4,7 +4,7 @@ import { parseCall, recordedValue, recordedStart, valueText, forkProblem } from 
 import { encodeFork, decodeFork } from "../../web/static/js/page/url-state.js";
 import { toolNumbers } from "../../web/static/js/agent/fork-button.js";
 
-// a packed "agent" part (runtime/agent_wire.py): calls [C, STEP, RET, SHARED, NEW, STOP, RESPONSE, ERROR],
+// a packed "agent" part (runtime/agent/wire.py): calls [C, STEP, RET, SHARED, NEW, STOP, RESPONSE, ERROR],
 // tools [STEP, RET, NAME, ID, INPUT, RESULT, ERROR, RETURNED, CUT]
 const AGENT = {
   conversations: [[0, null]],

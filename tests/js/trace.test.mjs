@@ -12,7 +12,7 @@ const steps = [
   { event: "return", line: 8, end: 8, fn: "f", frame: 1, depth: 1, stack: 0, set: {}, out: 9, ret: ["list", 1, "5"] },
 ];
 
-// The same trace as runtime/wire.py packs it.
+// The same trace as runtime/trace/wire.py packs it.
 const packed = JSON.stringify({
   format: 1, stdout: "hello\nbye", status: "finished", stacks: [[], [{ name: "g", line: 2, hidden: true }]],
   packed: 1, count: 6,

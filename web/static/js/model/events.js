@@ -1,6 +1,6 @@
 // Step events: their codes and which of them a breakpoint hits.
 //
-// Defined once for the page; runtime/events.py holds the same for Python and
+// Defined once for the page; runtime/trace/events.py holds the same for Python and
 // tests/test_events.py checks that the two agree.
 
 export const EVENTS = Object.freeze(["call", "line", "return", "exception"]);

@@ -65,7 +65,7 @@ function kindOf(value) {
 /**
  * Why the fork's `text` cannot run, as {key, values} for the page's messages, or null:
  * not JSON, or a model call's response that is not an object with a list (or text) of
- * blocks (as runtime/forks.py checks it too).
+ * blocks (as runtime/questions/forks.py checks it too).
  */
 export function forkProblem(call, text) {
   const parsed = parseCall(call);

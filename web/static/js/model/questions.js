@@ -1,7 +1,7 @@
 // The reader's questions for one block: breakpoint details (condition, hit count,
 // log message) by line, and watch expressions. Pure data, changed by named methods.
 //
-// `request(lines)` is what the recorder is asked (runtime/questions.py) for the set
+// `request(lines)` is what the recorder is asked (runtime/questions/questions.py) for the set
 // breakpoint lines, or null when there is nothing to ask; `key(lines)` names it, so
 // a trace recorded with other questions is not reused. Their URL form (c15=, h11=, l13=,
 // w=) is url-state.js's.

@@ -11,7 +11,7 @@
 //
 // A breakpoint is hit by a "line" step whose [line, end] range contains it. A
 // breakpoint line that the trace was recorded with a condition or hit count for
-// (`trace.probes`, runtime/questions.py) is hit exactly at its recorded steps; a
+// (`trace.probes`, runtime/questions/questions.py) is hit exactly at its recorded steps; a
 // logpoint's line never stops.
 // While leaving a statement (continue, step over, step out), breakpoints on that
 // statement's own lines do not fire again inside the calls it makes (a lambda

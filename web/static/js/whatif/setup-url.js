@@ -4,7 +4,7 @@
 // setup text may take), read part by part and dropped as soon as it passes the limit:
 // a small link may inflate to gigabytes.
 
-export const MAX_SETUP_CHARS = 100_000; // as runtime/custom.py accepts
+export const MAX_SETUP_CHARS = 100_000; // as runtime/catalog/custom.py accepts
 // The most UTF-8 bytes a text of MAX_SETUP_CHARS UTF-16 units can take: 3 per unit
 // (a surrogate pair is 2 units, 4 bytes).
 export const MAX_SETUP_BYTES = 3 * MAX_SETUP_CHARS;
