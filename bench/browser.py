@@ -162,16 +162,16 @@ def measure_ui(playwright, base: str, quick: bool) -> dict:
         page.goto(f"{base}/lessons/s06")
         block = '[data-loopstep-block="s06/child_tools"]'
         page.locator(block).get_attribute("data-state")
-        _wait_state(page, block, "ready")
+        wait_state(page, block, "ready")
         page.click(f'{block} button[data-gutter="7"]')
         debug = page.evaluate(UI_PROBE, {"block": block, "kind": "debug", "n": clicks})
         page.goto(f"{base}/lessons/million")
         block = '[data-loopstep-block="million/count_up"]'
-        _wait_state(page, block, "ready")
+        wait_state(page, block, "ready")
         page.click(f'{block} button[data-gutter="6"]')
         started = time.monotonic()
         page.click(f'{block} button[data-action="debug"]')
-        _wait_state(page, block, "paused", timeout_s=300)
+        wait_state(page, block, "paused", timeout_s=300)
         record_s = time.monotonic() - started
         steps = int(page.locator(f'{block} input[data-role="timeline"]').get_attribute("max")) + 1
         jump = page.evaluate(UI_PROBE, {"block": block, "kind": "jump", "n": jumps})
@@ -181,7 +181,7 @@ def measure_ui(playwright, base: str, quick: bool) -> dict:
                                                      "jump_ms": jump, "step_ms": step}}
 
 
-def _wait_state(page, block: str, state: str, timeout_s: float = 180) -> None:
+def wait_state(page, block: str, state: str, timeout_s: float = 180) -> None:
     deadline = time.monotonic() + timeout_s
     while page.locator(block).get_attribute("data-state") != state:
         if time.monotonic() > deadline:

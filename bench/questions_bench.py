@@ -95,10 +95,10 @@ def history_open(pw, base: str, n: int) -> dict:
         page = context.new_page()
         page.goto(f"{base}/lessons/million")
         block = '[data-loopstep-block="million/count_up"]'
-        browser._wait_state(page, block, "ready")
+        browser.wait_state(page, block, "ready")
         page.click(f'{block} button[data-gutter="6"]')   # i += 1
         page.click(f'{block} button[data-action="debug"]')
-        browser._wait_state(page, block, "paused", timeout_s=300)
+        browser.wait_state(page, block, "paused", timeout_s=300)
         page.evaluate("""(block) => {   // the cursor to the last step: i changed all along
           const slider = document.querySelector(block + ' input[data-role="timeline"]');
           slider.value = slider.max;

@@ -43,7 +43,7 @@ REGISTRY = os.environ.get("LOOPSTEP_NPM_REGISTRY", "https://registry.npmjs.org")
 ARCHES = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}
 
 
-def _arch() -> str:
+def platform_arch() -> str:
     arch = ARCHES.get(platform.machine().lower())
     if arch is None or not sys.platform.startswith("linux"):
         raise SystemExit(f"esbuild: no pinned binary for {sys.platform}/{platform.machine()}; "
@@ -98,7 +98,7 @@ def find() -> str:
         if version_of(given) != VERSION:
             raise SystemExit(f"esbuild: LOOPSTEP_ESBUILD={given} is not esbuild {VERSION}")
         return given
-    arch = _arch()
+    arch = platform_arch()
     cached = cache_dir(arch) / "esbuild"
     if cached.is_file() and version_of(str(cached)) == VERSION:
         return str(cached)

@@ -119,7 +119,7 @@ def test_sources_changed_after_the_build_are_served_one_by_one(sources_changed):
 
 def _registry(tmp_path, body: bytes):
     """A registry on localhost serving one @esbuild/linux-ARCH tarball holding `body`."""
-    arch = esbuild._arch()
+    arch = esbuild.platform_arch()
     folder = tmp_path / "registry" / "@esbuild" / f"linux-{arch}" / "-"
     folder.mkdir(parents=True)
     data = io.BytesIO()

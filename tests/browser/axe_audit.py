@@ -13,7 +13,7 @@ AXE_JS = Path(__file__).resolve().parent.parent / "vendor" / f"axe-core-{AXE_VER
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa", "best-practice"]
 
 
-def _source() -> str:
+def axe_source() -> str:
     if not AXE_JS.is_file():
         raise AssertionError(f"axe-core is missing at {AXE_JS}: run scripts/vendor_axe.sh")
     return AXE_JS.read_text(encoding="utf-8")
@@ -23,7 +23,7 @@ def violations(page_or_frame, within: str | None = None) -> list[dict]:
     """axe's violations of the page as it is now (each: id, impact, help, nodes' targets);
     `within`: a CSS selector of the part of the page to audit (default: all of it)."""
     if not page_or_frame.evaluate("() => typeof window.axe === 'object'"):
-        page_or_frame.evaluate(_source())
+        page_or_frame.evaluate(axe_source())
     return page_or_frame.evaluate(
         """async ([tags, within]) => {
             const result = await axe.run(within ? document.querySelector(within) : document, {

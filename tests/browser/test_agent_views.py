@@ -196,7 +196,7 @@ def test_agent_views_pass_the_axe_audit(page, server_url, site_kind, scheme):
     expect(conversation(b).locator('[data-role="response"]')).to_be_visible()
     expect(conversation(b).locator('[data-error="true"]')).to_be_visible()
     if not page.evaluate("() => typeof window.axe === 'object'"):
-        page.evaluate(axe_audit._source())
+        page.evaluate(axe_audit.axe_source())
     found = page.evaluate("""async ([include, tags]) => {
         const result = await axe.run({ include: include.map((s) => [s]) },
           { runOnly: { type: "tag", values: tags }, resultTypes: ["violations"] });

@@ -25,11 +25,8 @@ export async function sameSources(recorded, files, folder) {
 export async function settleRecorder(pyodide, recorded, files, folder) {
   if (!recorded) return "files";
   if (await sameSources(recorded, files, folder)) return "snapshot";
-  pyodide.globals.set("_loopstep_package", packageOf(recorded));
-  pyodide.runPython(`
-import sys
-[sys.modules.pop(n) for n in list(sys.modules) if n.split(".")[0] == _loopstep_package]
-del _loopstep_package
-`);
+  const modules = pyodide.pyimport("sys").modules;
+  const ours = [...modules.keys()].filter((name) => name.split(".")[0] === packageOf(recorded));
+  for (const name of ours) modules.pop(name);
   return "files";
 }
