@@ -138,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def __getattr__(name: str):
-    """`uvicorn server:app` gets the app for the bundled lessons, built on first use."""
+    """`uvicorn loopstep.server:app` gets the app for the bundled lessons, built on first use."""
     if name == "app":
         globals()["app"] = create_app()
         return globals()["app"]

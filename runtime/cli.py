@@ -1,6 +1,6 @@
 """``loopstep trace LESSON/BLOCK --scenario NAME``: print a recorded trace.
 
-Also runnable as ``python -m runtime.cli trace ...``.
+Also runnable as ``python -m loopstep.runtime.cli trace ...``.
 """
 
 import argparse

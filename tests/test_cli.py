@@ -1,4 +1,4 @@
-"""``loopstep trace`` (runtime.cli.main) in CPython."""
+"""``loopstep trace`` (loopstep.runtime.cli.main) in CPython."""
 
 import json
 import subprocess
