@@ -235,7 +235,7 @@ Node {m['node']}; Pyodide {m['pyodide']}.
   load after a first, unmeasured one in a fresh profile and browser.
 - **bytes**: the sum of `PerformanceResourceTiming.transferSize` of the document's and the
   worker's requests (0 for a cache hit, headers only for a revalidation).
-- **recording**: `runtime.recorder.record` of `bench/lessons/million` (a loop that runs
+- **recording**: `loopstep.runtime.recorder.record` of `bench/lessons/million` (a loop that runs
   1,000,000 statements) inside the bench worker, timed with `time.perf_counter`; JSON
   bytes per step of the compact `json.dumps` the page receives; *untraced* is the same
   entry code run by `exec` without the recorder.
@@ -245,7 +245,7 @@ Node {m['node']}; Pyodide {m['pyodide']}.
 - **align**: `bench/align.mjs` in Node: `align(stepKeys(a), stepKeys(b))` of
   `web/static/js/model/align.js` on two synthetic 10,000-step loop runs, alternating with the
   textbook O(N·M) table that only computes the longest common subsequence's length.
-- **caps**: `runtime.recorder.record` of `bench/lessons/caps` in this CPython: an endless
+- **caps**: `loopstep.runtime.recorder.record` of `bench/lessons/caps` in this CPython: an endless
   loop cut at 5,000 steps and a one-line endless loop cut by the events-per-step cap,
   alternating with a finished run of just under 5,000 steps.
 - **replay**: `bench/replay_jump.mjs` in Node: `replay(trace).locals(i)` at 200 spread
