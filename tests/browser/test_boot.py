@@ -95,7 +95,7 @@ def test_the_recorder_comes_with_the_snapshot(page, server_url):
 def test_a_module_changed_since_it_was_precompiled_runs_from_its_source(page, server_url):
     """The precompiled recorder is checked against the sources the page serves: a changed
     source is compiled and used, the rest still come precompiled."""
-    changed = "values.py"
+    changed = "trace/values.py"
     files = bundles.runtime_files()
     files[f"runtime/{changed}"] += b"\n# changed after it was precompiled\n"
 
