@@ -165,3 +165,14 @@ def test_several_blocks_paused_with_their_panels_open(page, server_url, site_kin
         expect(b.locator('[data-role="setup-editor"] [data-role="setup-text"]')).to_be_visible()
     assert_no_violations(page, f"/lessons/{lesson_id} ({lang}, {scheme}), every block paused, "
                                "panels open")
+    # every named region of the page (sections, groups, landmarks) has a name of its own
+    named = page.evaluate("""() => [...document.querySelectorAll(
+        'section, [role=group], [role=region], nav, aside, form[aria-label], form[aria-labelledby]')]
+        .filter((e) => e.getClientRects().length)
+        .map((e) => [e.getAttribute('aria-label') || (e.getAttribute('aria-labelledby') || '')
+          .split(' ').map((id) => document.getElementById(id)?.textContent.trim() ?? '').join(' '),
+          e.tagName + '.' + e.className])
+        .filter(([name]) => name)""")
+    names = [name for name, _ in named]
+    repeated = sorted({f"{name} ({where})" for name, where in named if names.count(name) > 1})
+    assert not repeated, f"regions named alike on /lessons/{lesson_id}: {repeated}"

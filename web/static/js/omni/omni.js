@@ -25,7 +25,9 @@ export class Omni {
     const m = this.block.messages;
     const panes = this.root.querySelector(SEL.panes);
     const id = this.root.id || this.block.name;
-    const watchPane = el("section", { class: "pane watch-pane", role: "group", "aria-labelledby": `${id}-watches` });
+    // named with their block, like every other region of a block: unique on the page
+    const watchPane = el("section", { class: "pane watch-pane", role: "group",
+      "aria-label": `${m.get("watches")} · ${this.block.name}` });
     const form = el("form", { "data-role": "watch", class: "watch-form" });
     const input = el("input", { name: "expression", type: "text", autocomplete: "off",
       spellcheck: "false", id: `${id}-watch-input`, placeholder: "len(history)" });
@@ -33,7 +35,8 @@ export class Omni {
       input, el("button", { type: "submit" }, m.get("watch_add")));
     watchPane.append(el("h3", { id: `${id}-watches` }, m.get("watches")), form,
       el("ul", { "data-role": "watches", class: "watches" }));
-    const logPane = el("section", { class: "pane log-pane", role: "group", "aria-labelledby": `${id}-log` });
+    const logPane = el("section", { class: "pane log-pane", role: "group",
+      "aria-label": `${m.get("log_lane")} · ${this.block.name}` });
     logPane.append(el("h3", { id: `${id}-log` }, m.get("log_lane")),
       el("ol", { "data-role": "log", class: "log", "aria-live": "off" }));
     const errors = el("div", { "data-role": "breakpoint-errors", class: "bp-errors" });
