@@ -8,7 +8,7 @@ import json
 import sys
 from pathlib import Path
 
-from .catalog.lessons import CUSTOM, LessonError, load_lesson
+from .catalog.lessons import CUSTOM, LessonError, lesson_ids, load_lesson
 from .trace.events import is_hit
 from .recorder import DEFAULT_MAX_STEPS, record
 
@@ -91,7 +91,8 @@ def _parser():
                     "line of a `symbol` block; the file's lines in a `symbols` block), "
                     "function#frame, the code, changed locals and new output.")
     trace.add_argument("target", metavar="LESSON/BLOCK")
-    trace.add_argument("--scenario", default="normal", help="preset name (default: normal)")
+    trace.add_argument("--scenario", help="preset name (default: the block's first preset, "
+                                           "named on stderr)")
     trace.add_argument("--json", action="store_true", help="print the trace as JSON")
     trace.add_argument("--break", dest="breakpoint", type=int, metavar="N",
                        help="print only the steps that hit a breakpoint on line N as the page counts "
@@ -113,7 +114,7 @@ def _fork(text):
     """``{"call", "value"}`` of ``--fork model:K=FILE.json``."""
     call, sep, path = text.partition("=")
     if not sep or not path:
-        raise ValueError(f"--fork {text!r}: expected model:K=FILE.json or tool:K=FILE.json")
+        raise ValueError(f"--fork {text}: expected model:K=FILE.json or tool:K=FILE.json")
     raw = Path(path).read_text(encoding="utf-8")
     try:
         value = json.loads(raw)
@@ -122,21 +123,67 @@ def _fork(text):
     return {"call": call, "value": value}
 
 
+def _message(error):
+    """An error's text for the reader: no Python reprs (a KeyError's quotes, OSError's errno)."""
+    if isinstance(error, KeyError) and error.args:
+        return str(error.args[0])
+    if isinstance(error, OSError) and error.strerror:
+        return f"{error.filename}: {error.strerror}" if error.filename else error.strerror
+    return str(error)
+
+
+def _lesson(lesson_id, roots):
+    """The lesson; KeyError listing the lessons, hinting ``--lessons`` when none was given."""
+    try:
+        return load_lesson(lesson_id, roots)
+    except KeyError as error:
+        hint = "" if roots else (" — a lesson of your own? add --lessons DIR, the folder "
+                                 "holding the lesson's folder")
+        raise KeyError(f"{error.args[0]}{hint}") from None
+
+
+def _target(text, roots):
+    """(lesson, block) of LESSON/BLOCK; KeyError listing the choices."""
+    lesson_id, _, block_id = text.partition("/")
+    if not lesson_id:
+        raise KeyError(f"expected LESSON/BLOCK, e.g. s06/run_subagent; lessons: "
+                       f"{', '.join(lesson_ids(roots)) or 'none'}")
+    lesson = _lesson(lesson_id, roots)
+    if not block_id:
+        raise KeyError(f"expected LESSON/BLOCK: name a block of {lesson_id} "
+                       f"({', '.join(block.id for block in lesson.blocks)})")
+    return lesson, lesson.block(block_id)
+
+
+def _scenario(lesson, shown, name):
+    """The preset to run: ``name``, else the block's first (said on stderr)."""
+    names = ", ".join(shown.presets)
+    if name is None:
+        print(f"loopstep trace: scenario {shown.presets[0]} (the block's first preset; "
+              f"its presets: {names}; choose one with --scenario)", file=sys.stderr)
+        return shown.presets[0]
+    if name not in shown.presets:
+        raise KeyError(f"block {lesson.id}/{shown.id} has no preset '{name}' (its presets: "
+                       f"{names})")
+    return name
+
+
 def main(argv=None):
     args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
-    lesson_id, _, block = args.target.partition("/")
     try:
-        lesson = load_lesson(lesson_id, args.lessons)
-        shown = lesson.block(block)
+        lesson, shown = _target(args.target, args.lessons)
+        lesson_id, block = lesson.id, shown.id
         setup = None
         if args.setup is not None:
             setup = args.setup.read_text(encoding="utf-8")
             args.scenario = CUSTOM
+        else:
+            args.scenario = _scenario(lesson, shown, args.scenario)
         fork = None if args.fork is None else _fork(args.fork)
         trace = record(lesson_id, block, args.scenario, roots=args.lessons,
                        max_steps=args.max_steps, setup=setup, fork=fork)
     except (LessonError, KeyError, ValueError, OSError) as error:
-        print(f"loopstep trace: {error}", file=sys.stderr)
+        print(f"loopstep trace: {_message(error)}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(trace, ensure_ascii=False))

@@ -14,6 +14,7 @@ import tomllib
 from ..agent import spec as agent_spec
 from . import schema as lesson_schema, shown as shown_parts
 from .shown import WHOLE
+from .syntax import located
 from ..standins.spec import standins_from_toml
 
 RUNTIME_DIR = Path(__file__).resolve().parent.parent
@@ -131,13 +132,15 @@ class Lesson:
         for block in self.blocks:
             if block.id == block_id:
                 return block
-        raise KeyError(f"lesson {self.id} has no block {block_id!r}")
+        raise KeyError(f"lesson {self.id} has no block '{block_id}' (its blocks: "
+                       f"{', '.join(block.id for block in self.blocks)})")
 
     def preset(self, name):
         for preset in self.presets:
             if preset.name == name:
                 return preset
-        raise KeyError(f"lesson {self.id} has no preset {name!r}")
+        raise KeyError(f"lesson {self.id} has no preset '{name}' (its presets: "
+                       f"{', '.join(preset.name for preset in self.presets)})")
 
     def read(self, path):
         return _read(self.files[path])
@@ -198,13 +201,19 @@ def resolve(value, roots, where):
 _ID = re.compile(r"\w[\w.-]*")
 
 
+def _parsed(path, text, source, why):
+    """The syntax tree of a lesson's file; a syntax error as ``file:line:column``."""
+    try:
+        return ast.parse(text, filename=source)
+    except SyntaxError as error:
+        where, reason = located(error, path)
+        raise LessonError(where, f"{reason}\n    {why.strip()}") from None
+
+
 def _module(path, source, why):
     """The text of a module and its syntax tree."""
     text = _read_text(path, why)
-    try:
-        return text, ast.parse(text, filename=source)
-    except SyntaxError as error:
-        raise LessonError(path, f"syntax error on line {error.lineno}: {error.msg}{why}") from None
+    return text, _parsed(path, text, source, why)
 
 
 def _block(lesson_id, raw, files, where, presets, parsed):
@@ -303,6 +312,10 @@ def load_lesson_file(lesson_id, toml_path, roots):
     stages = tuple(_stage(raw, where, blocks) for raw in data.get("stages", []))
     why = f" (read for {where} [agent])"
     texts = {p: _read_text(files[p], why) for p in dict.fromkeys([setup, *modules])}
+    for path, text in texts.items():   # each file's syntax, before [agent] and [standins]
+        if path not in parsed:
+            role = "the setup" if path == setup else "a module"
+            _parsed(files[path], text, path, f" ({role} of {where})")
     agent = agent_spec.parse(data.get("agent"), where, texts, LessonError)
     stand_ins = standins_from_toml(data.get("standins"), where, texts[setup], setup, LessonError)
     return Lesson(lesson_id, dict(data["title"]), dict(data["summary"]), setup, tuple(modules),
@@ -328,11 +341,20 @@ def load_lessons(roots=None):
             for lesson_id, path in _lesson_dirs(roots).items()}
 
 
+def lesson_ids(roots=None):
+    """The ids of the lessons the roots hold (bundled roots when None), in id order."""
+    return sorted(_lesson_dirs(_roots(roots)))
+
+
 def load_lesson(lesson_id, roots=None):
-    """One lesson by id; KeyError when no root has it."""
+    """One lesson by id; KeyError (its message lists the lessons there) when no root has it."""
     roots = _roots(roots)
     _check_relative("lesson id", lesson_id)
-    path = _lesson_dirs(roots).get(lesson_id)
+    found = _lesson_dirs(roots)
+    path = found.get(lesson_id)
     if path is None:
-        raise KeyError(f"no lesson {lesson_id!r}")
+        where = "the bundled lessons" if roots == _roots(None) else \
+            "the lessons in " + ", ".join(str(root) for root in roots)
+        raise KeyError(f"no lesson '{lesson_id}' among {where} "
+                       f"({', '.join(sorted(found)) or 'none'})")
     return load_lesson_file(lesson_id, path, roots)
