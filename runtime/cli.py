@@ -6,6 +6,8 @@ Also runnable as ``python -m runtime.cli trace ...``.
 import argparse
 import json
 import sys
+import threading
+import time
 from pathlib import Path
 
 from .catalog.lessons import CUSTOM, LessonError, lesson_ids, load_lesson
@@ -13,6 +15,12 @@ from .trace.events import is_hit
 from .recorder import DEFAULT_MAX_STEPS, record
 
 
+
+# What the readable form prints at most (a runaway loop's every step and all its output
+# would flood the terminal); a note says what was left out. --json prints everything.
+MAX_PRINTED_STEPS = 2_000
+MAX_PRINTED_OUTPUT = 20_000    # characters of stdout
+PROGRESS_EVERY = 1.0           # seconds between progress lines on stderr
 
 _OPEN = {"dict": "{", "list": "[", "tuple": "(", "set": "{", "frozenset": "frozenset({"}
 _CLOSE = {"dict": "}", "list": "]", "tuple": ")", "set": "}", "frozenset": "})"}
@@ -180,8 +188,9 @@ def main(argv=None):
         else:
             args.scenario = _scenario(lesson, shown, args.scenario)
         fork = None if args.fork is None else _fork(args.fork)
-        trace = record(lesson_id, block, args.scenario, roots=args.lessons,
-                       max_steps=args.max_steps, setup=setup, fork=fork)
+        with Progress(f"{lesson_id}/{block}", sys.stderr, PROGRESS_EVERY):
+            trace = record(lesson_id, block, args.scenario, roots=args.lessons,
+                           max_steps=args.max_steps, setup=setup, fork=fork)
     except (LessonError, KeyError, ValueError, OSError) as error:
         print(f"loopstep trace: {_message(error)}", file=sys.stderr)
         return 2
@@ -192,10 +201,15 @@ def main(argv=None):
     print(f"{trace['lesson']}/{trace['block']} · {args.scenario} · Python {trace['python']} "
           f"({trace['backend']}) · {len(trace['steps'])} steps")
     previous_out = 0
+    printed = 0
     for index, step in enumerate(trace["steps"]):
         hit = args.breakpoint is None or is_hit(step["event"], step["line"], step["end"],
                                                  args.breakpoint)
         if hit:
+            printed += 1
+            if printed > MAX_PRINTED_STEPS:
+                print(f"… {printed_note(trace['steps'], index, args.breakpoint)}")
+                break
             _print_step(index, step, lines, trace["stdout"], previous_out)
             previous_out = step["out"]
     print(f"status: {trace['status']}" + (f" ({trace['message']})" if trace["message"] else ""))
@@ -211,8 +225,45 @@ def main(argv=None):
     if trace["result"] is not None:
         print(f"result: {render(trace['result'])}")
     print("stdout:")
-    print(trace["stdout"], end="" if trace["stdout"].endswith("\n") else "\n")
+    stdout = trace["stdout"]
+    if len(stdout) > MAX_PRINTED_OUTPUT:
+        print(stdout[:MAX_PRINTED_OUTPUT])
+        print(f"… {len(stdout) - MAX_PRINTED_OUTPUT:,} more characters of output not printed "
+              "(--json prints the whole trace)")
+    else:
+        print(stdout, end="" if stdout.endswith("\n") else "\n")
     return 0
+
+
+def printed_note(steps, index, line):
+    """What the readable form leaves out after MAX_PRINTED_STEPS printed steps."""
+    rest = len(steps) - index if line is None else sum(
+        1 for step in steps[index:] if is_hit(step["event"], step["line"], step["end"], line))
+    return (f"{rest:,} more steps not printed (the first {MAX_PRINTED_STEPS:,} are; "
+            "--break N picks steps, --json prints the whole trace)")
+
+
+class Progress:
+    """While a recording takes more than a second, a line a second on ``stream`` (stderr)."""
+
+    def __init__(self, what, stream, every):
+        self.what, self.stream, self.every = what, stream, every
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._tell, daemon=True)
+
+    def _tell(self):
+        start = time.monotonic()
+        while not self.done.wait(self.every):
+            print(f"loopstep trace: recording {self.what}… {time.monotonic() - start:.0f} s",
+                  file=self.stream, flush=True)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.done.set()
+        self.thread.join()
 
 
 if __name__ == "__main__":

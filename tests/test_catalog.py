@@ -235,13 +235,13 @@ SCHEMA_ERRORS = [
     # unknown keys, at every level
     ("unknown top-level key", [('modules = ["x/code.py"]', 'modules = ["x/code.py"]\ncolour = "red"')], "",
      "", "unknown key 'colour' (known: title, summary, setup, modules, presets, blocks, stages, agent, "
-         "standins)"),
+         "standins, diagram, max_model_calls)"),
     ("unknown language", [('title = {zh = "测", en = "T"}', 'title = {zh = "测", en = "T", fr = "T"}')],
      "", "[title]", "unknown key 'fr' (known: zh, en)"),
     ("unknown preset key", [('en = "Normal"', 'en = "Normal"\ndefault = true')], "",
-     "(preset normal)", "unknown key 'default' (known: name, zh, en)"),
+     "(preset normal)", "unknown key 'default' (known: name, zh, en, input)"),
     ("unknown block key", [('entry = "f()"', 'entry = "f()"\nline = 3')], "",
-     "(block f)", "unknown key 'line' (known: symbol, symbols, id, source, presets, entry)"),
+     "(block f)", "unknown key 'line' (known: symbol, symbols, id, source, presets, entry, input)"),
     ("unknown stage key", [('id = "s"', 'id = "s"\ncolour = "red"')], "",
      "(stage s)", "unknown key 'colour' (known: id, zh, en, lines)"),
     ("unknown stage line key", [("to = 2 }", "to = 2, upto = 3 }")], "",

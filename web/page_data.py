@@ -110,6 +110,8 @@ def lesson_view(lesson, lang: str, scenarios: dict[str, str] | None = None,
         "summary": lesson.summary[lang],
         "blocks": [block_view(lesson, b, lang, scenarios.get(b.id)) for b in blocks],
         "stages": [stage_view(s, lang) for s in lesson.stages],
+        # the lesson's `diagram.title`, else the page's default caption
+        "diagram_title": (lesson.diagram_title or {}).get(lang) or messages()[lang]["diagram_title"],
     }
 
 

@@ -37,6 +37,7 @@ class Preset:
     name: str
     zh: str
     en: str
+    input: tuple | None = None   # the answers of input() under this preset (None: its block's)
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,7 @@ class Block:
     presets: tuple
     entry: str           # the call entry text
     entry_path: str      # the file name the entry runs under
+    input: tuple | None = None   # the answers of input() in this block (None: the lesson's)
 
     @property
     def text(self):
@@ -127,6 +129,8 @@ class Lesson:
     files: dict = field(repr=False)   # relative path -> absolute Path, all the lesson needs
     agent: object = None              # agent_spec.AgentSpec or None (the [agent] table)
     standins: object = None           # standins.Standins or None (the [standins] table)
+    max_model_calls: int | None = None   # the lesson's cap on model calls (None: the default)
+    diagram_title: dict | None = None   # the diagram's title {zh, en} (None: the page's default)
 
     def block(self, block_id):
         for block in self.blocks:
@@ -144,6 +148,14 @@ class Lesson:
 
     def read(self, path):
         return _read(self.files[path])
+
+    def answers(self, block_id, scenario):
+        """The answers of ``input()`` in a run: the preset's ``input``, else the block's,
+        else ``[standins] input``; None: none at all (the input is empty)."""
+        found = [self.block(block_id).input, self.standins and self.standins.input]
+        if scenario != CUSTOM:
+            found.insert(0, self.preset(scenario).input)
+        return next((answers for answers in found if answers is not None), None)
 
     def setup_text(self, scenario):
         """The setup program: the scenario line, then the setup file as on disk."""
@@ -248,7 +260,13 @@ def _block(lesson_id, raw, files, where, presets, parsed):
                                                    f"(the lesson's: {', '.join(sorted(known))})")
     return Block(block_id, symbol, tuple([symbol] if symbol else names), source, parts,
                  first_line, shown_parts.rows(text, parts, first_line), tuple(chosen),
-                 raw.get("entry", ""), f"{lesson_id}/entry/{block_id}.py")
+                 raw.get("entry", ""), f"{lesson_id}/entry/{block_id}.py",
+                 _answers(raw))
+
+
+def _answers(raw):
+    """The ``input`` answers of a table, a tuple; None when it has none."""
+    return None if raw.get("input") is None else tuple(raw["input"])
 
 
 def _stage(raw, where, blocks):
@@ -294,7 +312,8 @@ def load_lesson_file(lesson_id, toml_path, roots):
     files[setup] = resolve(setup, roots, f"{where} [setup]")
     for module in modules:
         files[module] = resolve(module, roots, f"{where} [modules]")
-    presets = tuple(Preset(raw["name"], raw["zh"], raw["en"]) for raw in data["presets"])
+    presets = tuple(Preset(raw["name"], raw["zh"], raw["en"], _answers(raw))
+                    for raw in data["presets"])
     if any(preset.name == CUSTOM for preset in presets):
         raise LessonError(f"{where} (preset {CUSTOM})",
                           f"the preset name {CUSTOM!r} is reserved for the reader's own setup")
@@ -319,7 +338,8 @@ def load_lesson_file(lesson_id, toml_path, roots):
     agent = agent_spec.parse(data.get("agent"), where, texts, LessonError)
     stand_ins = standins_from_toml(data.get("standins"), where, texts[setup], setup, LessonError)
     return Lesson(lesson_id, dict(data["title"]), dict(data["summary"]), setup, tuple(modules),
-                  presets, tuple(blocks.values()), stages, files, agent, stand_ins)
+                  presets, tuple(blocks.values()), stages, files, agent, stand_ins,
+                  data.get("max_model_calls"), (data.get("diagram") or {}).get("title"))
 
 
 def _lesson_dirs(roots):
