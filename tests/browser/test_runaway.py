@@ -63,7 +63,7 @@ def test_an_agent_that_never_stops_ends_at_the_model_call_cap_steppable(runaway)
     press(b, "step-back")
     expect(b).to_have_attribute("data-state", "paused")
     expect(current_line(b)).to_have_attribute("data-line", "4")   # the 101st model call
-    expect(status(b)).to_have_text("已暂停 第 4 行 · 已达模型调用上限（100 次），轨迹不完整")
+    expect(status(b)).to_have_text(re.compile(r"^已暂停 第 4 行 · 已达模型调用上限（100 次），轨迹不完整"))
     slide_to(timeline, 0)
     expect(current_line(b)).to_have_attribute("data-line", "2")
 

@@ -16,6 +16,14 @@ export function statusText(block) {
           line: block.currentStep.line, steps: trace.count, cap: trace.limit?.cap,
         });
       }
+      if (block.stopNote?.kind === "first") {
+        return m.format("status_paused_first", { line: block.currentStep.line });
+      }
+      if (block.stopNote?.kind === "hidden") {
+        return m.format("status_paused_stepped_over", {
+          line: block.currentStep.line, names: block.stopNote.names.join(", "),
+        });
+      }
       return m.format("status_paused", { line: block.currentStep.line });
     case "finished":
       if (trace?.status === "step_limit") {
