@@ -361,6 +361,19 @@ def load_lessons(roots=None):
             for lesson_id, path in _lesson_dirs(roots).items()}
 
 
+def load_lessons_each(roots=None):
+    """Every lesson of the roots, each on its own: ``(lessons, errors)``, the lessons that
+    load by id and ``{id: message}`` of those that do not (``loopstep serve --reload``)."""
+    roots = _roots(roots)
+    lessons, errors = {}, {}
+    for lesson_id, path in _lesson_dirs(roots).items():
+        try:
+            lessons[lesson_id] = load_lesson_file(lesson_id, path, roots)
+        except LessonError as error:
+            errors[lesson_id] = str(error)
+    return lessons, errors
+
+
 def lesson_ids(roots=None):
     """The ids of the lessons the roots hold (bundled roots when None), in id order."""
     return sorted(_lesson_dirs(_roots(roots)))

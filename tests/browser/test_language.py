@@ -66,3 +66,19 @@ def test_a_lesson_names_its_own_diagram_and_others_keep_the_default(page, server
     expect(caption).to_have_text("循环怎样停下")
     page.goto(server_url + "/lessons/s06?lang=en")
     expect(caption).to_have_text("How delegation flows")
+
+
+def test_one_message_is_singular_in_english(page, server_url):
+    """Issue 36: "1 messages" read wrong; the first model call of run_subagent sends one."""
+    try:
+        from .page_helpers import block, expect_paused_at, open_lesson, press, toggle_breakpoint
+    except ImportError:
+        from page_helpers import block, expect_paused_at, open_lesson, press, toggle_breakpoint
+    open_lesson(page, server_url, lang="en")
+    b = block(page, "run_subagent")
+    toggle_breakpoint(b, 15)
+    press(b, "debug")
+    expect_paused_at(b, 15)
+    press(b, "step-into")   # into the lambda: the first model call has been made
+    head = b.locator('[data-role="conversation"] .call-head')
+    expect(head).to_have_text("Model call 1 of 3, 1 message sent")

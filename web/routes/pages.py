@@ -39,26 +39,40 @@ def scenarios_from_query(request: Request) -> dict[str, str]:
     return {k[len(prefix):]: v for k, v in request.query_params.items() if k.startswith(prefix)}
 
 
-def router(lessons: dict, limits: dict | None) -> APIRouter:
+def lesson_error(lesson_id: str, message: str, lang: str) -> HTMLResponse:
+    """A lesson that does not load, at its URL (serve --reload): its error, status 500."""
+    return HTMLResponse(views.lesson_error_html(lesson_id, message, lang, "/", LINKS),
+                        status_code=500, headers={"Cache-Control": "no-cache"})
+
+
+def router(lessons: dict, limits: dict | None, errors: dict | None = None,
+           live: bool = False) -> APIRouter:
+    """The pages; `errors` {id: message} of lessons that did not load (shown at their
+    URLs), `live`: the pages reload themselves on a new generation (web/live.py)."""
     routes = APIRouter()
+    errors = errors or {}
 
     @get(routes, "/")
     def index(request: Request, lang: str | None = None):
-        return in_lang(views.index_html(lessons, page_lang(request, lang), "/", LINKS), lang)
+        return in_lang(views.index_html(lessons, page_lang(request, lang), "/", LINKS, live), lang)
 
     @get(routes, "/lessons/{lesson_id}")
     def lesson_page(lesson_id: str, request: Request, lang: str | None = None):
+        if lesson_id in errors:
+            return lesson_error(lesson_id, errors[lesson_id], page_lang(request, lang))
         lesson = lesson_or_404(lessons, lesson_id)
         return in_lang(views.lesson_html(lesson, page_lang(request, lang), "/", LINKS,
-                                         scenarios_from_query(request), limits), lang)
+                                         scenarios_from_query(request), limits, live), lang)
 
     def embed_page(request: Request, lesson_id: str, block_id: str, scenario: str | None = None,
                    lang: str | None = None):
+        if lesson_id in errors:
+            return lesson_error(lesson_id, errors[lesson_id], page_lang(request, lang))
         lesson = lesson_or_404(lessons, lesson_id)
         block = block_or_404(lesson, block_id)
         preset_or_404(lesson, block, scenario)
         return in_lang(views.embed_html(lesson, block_id, page_lang(request, lang), "/", LINKS,
-                                        scenario, limits), lang)
+                                        scenario, limits, live), lang)
 
     def embed_page_en(request: Request, lesson_id: str, block_id: str,
                       scenario: str | None = None):

@@ -118,7 +118,7 @@ export class Block {
     if (WHATIF_COMMANDS.includes(name)) return this.loadWhatIf().then((w) => w.command(name));
     if (name === "reset") return this.reset();
     if (name === "debug" || name === "run") {
-      return this.start(name, { first: name === "debug" && noStops(this.breakpoints, this.events.stops) });
+      return this.start(name, { first: name === "debug" && noStops(this.breakpoints, this.events.keys) });
     }
     if (CALL_COMMANDS.includes(name)) {
       this.moveTo(this.agent.hop(name, this.index));

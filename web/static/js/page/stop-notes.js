@@ -9,9 +9,10 @@ import { LINE } from "../model/events.js";
 /** The note of a Debug that found no breakpoint to stop at: it paused at the first line. */
 export const FIRST_LINE = Object.freeze({ kind: "first" });
 
-/** Whether the block has no line breakpoint and no event breakpoint. */
-export function noStops(breakpoints, events) {
-  return breakpoints.size === 0 && !(events?.size > 0);
+/** Whether the block has no line breakpoint and no event breakpoint (`eventKeys`: the
+ * event breakpoints' keys, known before any trace is). */
+export function noStops(breakpoints, eventKeys) {
+  return breakpoints.size === 0 && !(eventKeys?.length > 0);
 }
 
 /**
