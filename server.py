@@ -36,14 +36,24 @@ def content_security_policy(frame_ancestors: str | None) -> str:
 
 def create_app(lessons_roots: list[Path] | None = None,
                frame_ancestors: str | None = None,
-               limits: dict | None = None) -> FastAPI:
+               limits: dict | None = None, *, lessons: dict | None = None,
+               errors: dict | None = None, generation: int | None = None) -> FastAPI:
     """The ASGI app for the lessons found in `lessons_roots` (default: the bundled ones).
 
-    `limits` goes to the pages' runtime: `bootTimeoutMs`, `recordTimeoutMs`, `maxSteps`."""
-    lessons = catalog.load_lessons(lessons_roots)
+    `limits` goes to the pages' runtime: `bootTimeoutMs`, `recordTimeoutMs`, `maxSteps`.
+    Under `serve --reload` (web/live.py): `lessons` loaded already, `errors` {id: message}
+    of those that did not load (shown at their URLs), `generation` the lessons' generation
+    (answered at /api/reload; the pages then reload themselves when it changes)."""
+    if lessons is None:
+        lessons = catalog.load_lessons(lessons_roots)
     app = FastAPI(title="loopstep", version="0.1.0", docs_url=None, redoc_url=None)
     csp = content_security_policy(frame_ancestors)
-    app.include_router(routes_pages.router(lessons, limits))
+    live = generation is not None
+    if live:
+        @app.get("/api/reload")
+        def reload_generation():
+            return {"generation": generation, "errors": errors or {}}
+    app.include_router(routes_pages.router(lessons, limits, errors or {}, live))
     app.include_router(routes_api.router(lessons))
     app.include_router(routes_files.router())
     # Pages and JSON are compressed when the browser accepts it (a lesson page: 91 KB,
@@ -106,6 +116,9 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--record-timeout", type=float, metavar="SECONDS",
                        help="wall-clock limit of one recording before the worker is restarted "
                             "(default 30)")
+    serve.add_argument("--reload", action="store_true",
+                       help="watch the lessons' folders: serve each edit without a restart "
+                            "(bad lessons show their error at their URL), reload open pages")
     serve.add_argument("--max-steps", type=int, metavar="N", default=DEFAULT_MAX_STEPS,
                        help="steps recorded before a run is cut short "
                             f"(default {DEFAULT_MAX_STEPS:,})")
@@ -128,7 +141,14 @@ def main(argv: list[str] | None = None) -> int:
             written = export_site(args.out, catalog.load_lessons(args.lessons))
             print(f"wrote {len(written)} pages to {args.out}")
             return 0
-        app = create_app(args.lessons, args.frame_ancestors, serve_limits(args))
+        if args.reload:
+            from loopstep.web.live import Reloading
+            limits = serve_limits(args)
+            app = Reloading(lambda lessons, errors, generation: create_app(
+                args.lessons, args.frame_ancestors, limits, lessons=lessons, errors=errors,
+                generation=generation), args.lessons).start()
+        else:
+            app = create_app(args.lessons, args.frame_ancestors, serve_limits(args))
     except catalog.LessonError as error:
         print(f"loopstep: {error}", file=sys.stderr)
         return 2

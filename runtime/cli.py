@@ -6,13 +6,21 @@ Also runnable as ``python -m loopstep.runtime.cli trace ...``.
 import argparse
 import json
 import sys
+import threading
+import time
 from pathlib import Path
 
-from .catalog.lessons import CUSTOM, LessonError, load_lesson
+from .catalog.lessons import CUSTOM, LessonError, lesson_ids, load_lesson
 from .trace.events import is_hit
 from .recorder import DEFAULT_MAX_STEPS, record
 
 
+
+# What the readable form prints at most (a runaway loop's every step and all its output
+# would flood the terminal); a note says what was left out. --json prints everything.
+MAX_PRINTED_STEPS = 2_000
+MAX_PRINTED_OUTPUT = 20_000    # characters of stdout
+PROGRESS_EVERY = 1.0           # seconds between progress lines on stderr
 
 _OPEN = {"dict": "{", "list": "[", "tuple": "(", "set": "{", "frozenset": "frozenset({"}
 _CLOSE = {"dict": "}", "list": "]", "tuple": ")", "set": "}", "frozenset": "})"}
@@ -91,7 +99,8 @@ def _parser():
                     "line of a `symbol` block; the file's lines in a `symbols` block), "
                     "function#frame, the code, changed locals and new output.")
     trace.add_argument("target", metavar="LESSON/BLOCK")
-    trace.add_argument("--scenario", default="normal", help="preset name (default: normal)")
+    trace.add_argument("--scenario", help="preset name (default: the block's first preset, "
+                                           "named on stderr)")
     trace.add_argument("--json", action="store_true", help="print the trace as JSON")
     trace.add_argument("--break", dest="breakpoint", type=int, metavar="N",
                        help="print only the steps that hit a breakpoint on line N as the page counts "
@@ -113,7 +122,7 @@ def _fork(text):
     """``{"call", "value"}`` of ``--fork model:K=FILE.json``."""
     call, sep, path = text.partition("=")
     if not sep or not path:
-        raise ValueError(f"--fork {text!r}: expected model:K=FILE.json or tool:K=FILE.json")
+        raise ValueError(f"--fork {text}: expected model:K=FILE.json or tool:K=FILE.json")
     raw = Path(path).read_text(encoding="utf-8")
     try:
         value = json.loads(raw)
@@ -122,21 +131,68 @@ def _fork(text):
     return {"call": call, "value": value}
 
 
+def _message(error):
+    """An error's text for the reader: no Python reprs (a KeyError's quotes, OSError's errno)."""
+    if isinstance(error, KeyError) and error.args:
+        return str(error.args[0])
+    if isinstance(error, OSError) and error.strerror:
+        return f"{error.filename}: {error.strerror}" if error.filename else error.strerror
+    return str(error)
+
+
+def _lesson(lesson_id, roots):
+    """The lesson; KeyError listing the lessons, hinting ``--lessons`` when none was given."""
+    try:
+        return load_lesson(lesson_id, roots)
+    except KeyError as error:
+        hint = "" if roots else (" — a lesson of your own? add --lessons DIR, the folder "
+                                 "holding the lesson's folder")
+        raise KeyError(f"{error.args[0]}{hint}") from None
+
+
+def _target(text, roots):
+    """(lesson, block) of LESSON/BLOCK; KeyError listing the choices."""
+    lesson_id, _, block_id = text.partition("/")
+    if not lesson_id:
+        raise KeyError(f"expected LESSON/BLOCK, e.g. s06/run_subagent; lessons: "
+                       f"{', '.join(lesson_ids(roots)) or 'none'}")
+    lesson = _lesson(lesson_id, roots)
+    if not block_id:
+        raise KeyError(f"expected LESSON/BLOCK: name a block of {lesson_id} "
+                       f"({', '.join(block.id for block in lesson.blocks)})")
+    return lesson, lesson.block(block_id)
+
+
+def _scenario(lesson, shown, name):
+    """The preset to run: ``name``, else the block's first (said on stderr)."""
+    names = ", ".join(shown.presets)
+    if name is None:
+        print(f"loopstep trace: scenario {shown.presets[0]} (the block's first preset; "
+              f"its presets: {names}; choose one with --scenario)", file=sys.stderr)
+        return shown.presets[0]
+    if name not in shown.presets:
+        raise KeyError(f"block {lesson.id}/{shown.id} has no preset '{name}' (its presets: "
+                       f"{names})")
+    return name
+
+
 def main(argv=None):
     args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
-    lesson_id, _, block = args.target.partition("/")
     try:
-        lesson = load_lesson(lesson_id, args.lessons)
-        shown = lesson.block(block)
+        lesson, shown = _target(args.target, args.lessons)
+        lesson_id, block = lesson.id, shown.id
         setup = None
         if args.setup is not None:
             setup = args.setup.read_text(encoding="utf-8")
             args.scenario = CUSTOM
+        else:
+            args.scenario = _scenario(lesson, shown, args.scenario)
         fork = None if args.fork is None else _fork(args.fork)
-        trace = record(lesson_id, block, args.scenario, roots=args.lessons,
-                       max_steps=args.max_steps, setup=setup, fork=fork)
+        with Progress(f"{lesson_id}/{block}", sys.stderr, PROGRESS_EVERY):
+            trace = record(lesson_id, block, args.scenario, roots=args.lessons,
+                           max_steps=args.max_steps, setup=setup, fork=fork)
     except (LessonError, KeyError, ValueError, OSError) as error:
-        print(f"loopstep trace: {error}", file=sys.stderr)
+        print(f"loopstep trace: {_message(error)}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(trace, ensure_ascii=False))
@@ -145,10 +201,15 @@ def main(argv=None):
     print(f"{trace['lesson']}/{trace['block']} · {args.scenario} · Python {trace['python']} "
           f"({trace['backend']}) · {len(trace['steps'])} steps")
     previous_out = 0
+    printed = 0
     for index, step in enumerate(trace["steps"]):
         hit = args.breakpoint is None or is_hit(step["event"], step["line"], step["end"],
                                                  args.breakpoint)
         if hit:
+            printed += 1
+            if printed > MAX_PRINTED_STEPS:
+                print(f"… {printed_note(trace['steps'], index, args.breakpoint)}")
+                break
             _print_step(index, step, lines, trace["stdout"], previous_out)
             previous_out = step["out"]
     print(f"status: {trace['status']}" + (f" ({trace['message']})" if trace["message"] else ""))
@@ -164,8 +225,45 @@ def main(argv=None):
     if trace["result"] is not None:
         print(f"result: {render(trace['result'])}")
     print("stdout:")
-    print(trace["stdout"], end="" if trace["stdout"].endswith("\n") else "\n")
+    stdout = trace["stdout"]
+    if len(stdout) > MAX_PRINTED_OUTPUT:
+        print(stdout[:MAX_PRINTED_OUTPUT])
+        print(f"… {len(stdout) - MAX_PRINTED_OUTPUT:,} more characters of output not printed "
+              "(--json prints the whole trace)")
+    else:
+        print(stdout, end="" if stdout.endswith("\n") else "\n")
     return 0
+
+
+def printed_note(steps, index, line):
+    """What the readable form leaves out after MAX_PRINTED_STEPS printed steps."""
+    rest = len(steps) - index if line is None else sum(
+        1 for step in steps[index:] if is_hit(step["event"], step["line"], step["end"], line))
+    return (f"{rest:,} more steps not printed (the first {MAX_PRINTED_STEPS:,} are; "
+            "--break N picks steps, --json prints the whole trace)")
+
+
+class Progress:
+    """While a recording takes more than a second, a line a second on ``stream`` (stderr)."""
+
+    def __init__(self, what, stream, every):
+        self.what, self.stream, self.every = what, stream, every
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._tell, daemon=True)
+
+    def _tell(self):
+        start = time.monotonic()
+        while not self.done.wait(self.every):
+            print(f"loopstep trace: recording {self.what}… {time.monotonic() - start:.0f} s",
+                  file=self.stream, flush=True)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.done.set()
+        self.thread.join()
 
 
 if __name__ == "__main__":

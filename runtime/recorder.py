@@ -14,7 +14,7 @@ import types
 from .trace import backends, wire
 from .catalog import custom
 from . import standins
-from .agent.capture import Capture
+from .agent.capture import DEFAULT_MAX_MODEL_CALLS, Capture
 from .questions.forks import Fork, ForkError
 from .agent.spec import AgentSpec
 from .questions.questions import Questions
@@ -27,8 +27,9 @@ from .trace.values import Folder, presented
 
 FORMAT = 1
 # The step cap of every recording unless one is given: the page's (`loopstep serve
-# --max-steps` changes it there) and `loopstep trace`'s.
-DEFAULT_MAX_STEPS = 1_000_000
+# --max-steps` changes it there) and `loopstep trace`'s. Low enough that a runaway loop
+# ends in seconds with its partial run (the bundled lessons' runs take at most ~400).
+DEFAULT_MAX_STEPS = 10_000
 _INLINED = frozenset({"<listcomp>", "<dictcomp>", "<setcomp>"})
 _NOT_RUN = types.SimpleNamespace(result=None, error=None, stacks=[])  # a program that never ran
 
@@ -220,7 +221,8 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, ques
     run = standins.Run(spec.standins, output, folder)
     stand_in_calls = run.model_codes()
     capture = Capture(spec.id, spec.agent or AgentSpec((), ()), builder,
-                      strict=scenario != custom.CUSTOM, stand_ins=stand_in_calls) \
+                      strict=scenario != custom.CUSTOM, stand_ins=stand_in_calls,
+                      max_model_calls=spec.max_model_calls or DEFAULT_MAX_MODEL_CALLS) \
         if agent and (spec.agent or stand_in_calls) else None
     if fork is not None:
         if capture is None:
@@ -236,7 +238,7 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, ques
     sys.stdout = sys.stderr = output
     try:
         with run:   # the stand-ins; sys.modules, os.environ, cwd, builtins, sys.path put back
-            sys.stdin = run.stdin()
+            sys.stdin = run.stdin(spec.answers(block, scenario))
             status, message, tb_text, escaped = _run(codes, builder, engine, program_files,
                                                      run.namespace, capture, fork)
             if tb_text:
@@ -282,4 +284,6 @@ def _header(spec, block, scenario, backend_name, outcome, builder, setup_error):
     }
     if setup_error:
         header["setup_error"] = setup_error
+    if getattr(builder, "limit", None):
+        header["limit"] = builder.limit   # the cap that ended the run (status step_limit)
     return header

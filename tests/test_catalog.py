@@ -235,13 +235,13 @@ SCHEMA_ERRORS = [
     # unknown keys, at every level
     ("unknown top-level key", [('modules = ["x/code.py"]', 'modules = ["x/code.py"]\ncolour = "red"')], "",
      "", "unknown key 'colour' (known: title, summary, setup, modules, presets, blocks, stages, agent, "
-         "standins)"),
+         "standins, diagram, max_model_calls)"),
     ("unknown language", [('title = {zh = "测", en = "T"}', 'title = {zh = "测", en = "T", fr = "T"}')],
      "", "[title]", "unknown key 'fr' (known: zh, en)"),
     ("unknown preset key", [('en = "Normal"', 'en = "Normal"\ndefault = true')], "",
-     "(preset normal)", "unknown key 'default' (known: name, zh, en)"),
+     "(preset normal)", "unknown key 'default' (known: name, zh, en, input)"),
     ("unknown block key", [('entry = "f()"', 'entry = "f()"\nline = 3')], "",
-     "(block f)", "unknown key 'line' (known: symbol, symbols, id, source, presets, entry)"),
+     "(block f)", "unknown key 'line' (known: symbol, symbols, id, source, presets, entry, input)"),
     ("unknown stage key", [('id = "s"', 'id = "s"\ncolour = "red"')], "",
      "(stage s)", "unknown key 'colour' (known: id, zh, en, lines)"),
     ("unknown stage line key", [("to = 2 }", "to = 2, upto = 3 }")], "",
@@ -328,7 +328,9 @@ def test_errors_in_other_files_name_them_and_the_lesson_file(tmp_path):
     assert message.startswith(f"{tmp_path / 'x' / 'code.py'}: no top-level function 'f' "
                               f"(block f of {toml})"), message
     message = broken(tmp_path / "a", code=("return n", "return ("))
-    assert message.startswith(f"{tmp_path / 'a' / 'x' / 'code.py'}: syntax error on line 2"), message
+    # file:line:column, the message, the line marked (issue 36: no odd suffixes)
+    assert message.startswith(f"{tmp_path / 'a' / 'x' / 'code.py'}:2:12: SyntaxError: "
+                              "'(' was never closed\n    return (\n           ^\n"), message
     assert f"(block f of {tmp_path / 'a' / 'x' / 'lesson.toml'})" in message
     bad_setup = make(tmp_path / "b")
     (tmp_path / "b" / "x" / "setup.py").write_bytes(b"n = '\xff'\n")
@@ -337,6 +339,18 @@ def test_errors_in_other_files_name_them_and_the_lesson_file(tmp_path):
         load_lessons(bad_setup)
     assert str(caught.value).startswith(f"{tmp_path / 'b' / 'x' / 'setup.py'}: is not UTF-8 text (byte 5) "
                                         f"(read for {tmp_path / 'b' / 'x' / 'lesson.toml'} [agent])")
+
+
+def test_a_setup_syntax_error_is_named_at_load_by_file_line_and_column(tmp_path):
+    roots = make(tmp_path)
+    (tmp_path / "x" / "setup.py").write_text("def model(messages):\n    return {'a': 1\n", "utf-8")
+    (tmp_path / "x" / "lesson.toml").write_text(GOOD["lesson.toml"] + AGENT, "utf-8")
+    with pytest.raises(LessonError) as caught:
+        load_lessons(roots)
+    assert str(caught.value) == (
+        f"{tmp_path / 'x' / 'setup.py'}:2:12: SyntaxError: '{{' was never closed\n"
+        "    return {'a': 1\n           ^\n"
+        f"    (the setup of {tmp_path / 'x' / 'lesson.toml'})")
 
 
 @pytest.mark.parametrize("toml,code,reason", [

@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from loopstep.runtime import cli
 
 REPO = Path(__file__).parent.parent
@@ -33,7 +35,41 @@ def test_json(capsys):
 
 def test_unknown_block(capsys):
     assert cli.main(["trace", "s06/nope"]) == 2
-    assert "no block 'nope'" in capsys.readouterr().err
+    assert capsys.readouterr().err == ("loopstep trace: lesson s06 has no block 'nope' "
+                                       "(its blocks: child_tools, run_subagent, task_result)\n")
+
+
+@pytest.mark.parametrize("argv,said", [
+    (["nope/x"], "loopstep trace: no lesson 'nope' among the bundled lessons (agent-whole, "
+                 "lcc-s06, s01, s06, s06-recursive) — a lesson of your own? add --lessons DIR, "
+                 "the folder holding the lesson's folder\n"),
+    (["s06/run_subagent", "--scenario", "nope"],
+     "loopstep trace: block s06/run_subagent has no preset 'nope' (its presets: normal, "
+     "missing, limit, forbidden, invalid)\n"),
+    (["s06"], "loopstep trace: expected LESSON/BLOCK: name a block of s06 (child_tools, "
+              "run_subagent, task_result)\n"),
+    (["s06/run_subagent", "--setup", "/no/such/setup.py"],
+     "loopstep trace: /no/such/setup.py: No such file or directory\n"),
+])
+def test_errors_list_the_choices_without_python_reprs(capsys, argv, said):
+    """Issue 36: an unknown lesson, block or preset lists the valid ones; no stray quotes."""
+    assert cli.main(["trace", *argv]) == 2
+    assert capsys.readouterr().err == said
+
+
+def test_an_unknown_lesson_under_lessons_lists_that_folder_and_no_hint(tmp_path, capsys):
+    assert cli.main(["trace", "x/f", "--lessons", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"loopstep trace: no lesson 'x' among the lessons in {tmp_path} (none)\n"
+
+
+def test_without_scenario_the_blocks_first_preset_runs_and_is_named(capsys):
+    assert cli.main(["trace", "s01/run_loop", "--max-steps", "3"]) == 0
+    captured = capsys.readouterr()
+    assert "· answered ·" in captured.out
+    assert captured.err == ("loopstep trace: scenario answered (the block's first preset; its "
+                            "presets: answered, call_limit, model_error, protocol_error, "
+                            "model_stopped; choose one with --scenario)\n")
 
 
 def test_module_entry_point():

@@ -6,7 +6,6 @@ run_loop status). Also: each displayed function is verbatim from its seed.
 """
 
 import ast
-import dataclasses
 import hashlib
 import importlib.util
 import io
@@ -243,10 +242,10 @@ def test_lcc_write_outside_happens_only_when_allowed(answer, written):
     when allowed, and the run's folder goes with the run."""
     lesson = load_lesson("lcc-s06")
     output = io.StringIO()
-    run = standins.Run(dataclasses.replace(lesson.standins, input=(answer,)), output)
+    run = standins.Run(lesson.standins, output)
     saved = sys.stdin
     with run, redirect_stdout(output):
-        sys.stdin = run.stdin()
+        sys.stdin = run.stdin((answer,))
         try:
             g = run.namespace
             for program in lesson.programs("run_subagent", "denied")[:-1]:

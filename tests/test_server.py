@@ -15,7 +15,7 @@ import uvicorn
 from fastapi.testclient import TestClient
 
 from loopstep import server
-from loopstep.web import assets
+from loopstep.web import assets, page_data
 
 BLOCKS = ("child_tools", "run_subagent", "task_result")
 
@@ -82,7 +82,24 @@ def test_lesson_page_renders_each_block_line_by_line(client):
 def test_lesson_page_in_english(client):
     r = client.get("/lessons/s06?lang=en")
     assert ">Debug<" in r.text and ">调试<" not in r.text
+    # issue 36: the explicit choice is remembered; without one the browser's language rules
+    assert ">Debug<" in client.get("/lessons/s06").text
+    client.cookies.clear()
     assert ">调试<" in client.get("/lessons/s06").text
+    english = {"Accept-Language": "en-GB,en;q=0.9"}
+    assert ">Debug<" in client.get("/lessons/s06", headers=english).text
+    assert ">调试<" in client.get("/lessons/s06?lang=zh", headers=english).text
+    assert ">调试<" in client.get("/lessons/s06", headers=english).text   # remembered
+    client.cookies.clear()
+
+
+@pytest.mark.parametrize("header,lang", [
+    ("en-US,en;q=0.9", "en"), ("zh-CN,zh;q=0.9,en;q=0.8", "zh"), ("fr,en;q=0.5,zh;q=0.4", "en"),
+    ("en;q=0.2,zh;q=0.9", "zh"), ("de", "zh"), ("", "zh"), (None, "zh"), ("en;q=oops", "zh"),
+    ("*", "zh"), ("EN-us", "en"),
+])
+def test_the_page_language_of_an_accept_language_header(header, lang):
+    assert page_data.accepted_lang(header) == lang
 
 
 def test_wasm_is_served_with_its_type_and_immutable(client):

@@ -1,6 +1,7 @@
 """What the templates and the page script see: plain dicts built from the lesson catalog."""
 from __future__ import annotations
 
+import ast
 import json
 from functools import lru_cache
 from pathlib import Path
@@ -8,6 +9,7 @@ from urllib.parse import quote
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+from loopstep.runtime.catalog import shown
 from loopstep.runtime.catalog.lessons import CUSTOM
 from loopstep.runtime.recorder import DEFAULT_MAX_STEPS
 
@@ -25,6 +27,26 @@ def messages() -> dict[str, dict[str, str]]:
 
 def pick_lang(lang: str | None) -> str:
     return lang if lang in LANGS else "zh"
+
+
+def accepted_lang(header: str | None) -> str:
+    """The page language an ``Accept-Language`` header ranks highest (by q, then order);
+    zh when it names neither."""
+    best, best_q = "zh", 0.0
+    for part in (header or "").split(","):
+        tag, *params = (piece.strip() for piece in part.split(";"))
+        q = 1.0
+        for param in params:
+            key, _, value = param.partition("=")
+            if key.strip() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        primary = tag.lower().split("-")[0]
+        if primary in LANGS and q > best_q:
+            best, best_q = primary, q
+    return best
 
 
 def templates() -> Environment:
@@ -110,6 +132,8 @@ def lesson_view(lesson, lang: str, scenarios: dict[str, str] | None = None,
         "summary": lesson.summary[lang],
         "blocks": [block_view(lesson, b, lang, scenarios.get(b.id)) for b in blocks],
         "stages": [stage_view(s, lang) for s in lesson.stages],
+        # the lesson's `diagram.title`, else the page's default caption
+        "diagram_title": (lesson.diagram_title or {}).get(lang) or messages()[lang]["diagram_title"],
     }
 
 
@@ -159,12 +183,19 @@ def page_config(lesson, lang: str, view: dict, *, embed: bool = False) -> dict:
                 "setup": {n: setup_display(lesson, b.id, n) for n in b.presets},
                 "entry": b.entry,
                 "customScenario": CUSTOM,
+                "hiddenCalls": hidden_calls(lesson, b),
             }
             for b in lesson.blocks
         },
         "stages": [stage_view(s, lang) for s in lesson.stages],
         "blocksShown": [b["id"] for b in view["blocks"]],
     }
+
+
+def hidden_calls(lesson, block) -> dict:
+    """{line: [name]} of the calls of functions the block does not show (shown.py)."""
+    tree = ast.parse(lesson.read(block.source), block.source)
+    return shown.hidden_calls(tree, block.parts, block.first_line)
 
 
 def render(name: str, **context) -> str:

@@ -24,6 +24,9 @@ from .origins import Origins
 from ..catalog.lessons import LessonError
 
 MAX_CALLS = 20_000      # model calls and tool calls recorded per run, each
+# The model calls a run may make before it is stopped (an agent whose model never stops
+# asking for tools is the commonest runaway); a lesson's `max_model_calls` changes it.
+DEFAULT_MAX_MODEL_CALLS = 100
 
 
 def code_of(obj):
@@ -71,8 +74,10 @@ class _Conversation:
 
 
 class Capture:
-    def __init__(self, lesson_id, spec, builder, strict=True, stand_ins=None):
+    def __init__(self, lesson_id, spec, builder, strict=True, stand_ins=None,
+                 max_model_calls=DEFAULT_MAX_MODEL_CALLS):
         self.where = f"{lesson_id}/lesson.toml [agent]"
+        self.max_model_calls = max_model_calls
         self.strict = strict          # False: a name the (reader's) setup lacks is skipped
         self.spec = spec
         self.builder = builder
@@ -146,6 +151,11 @@ class Capture:
         if code in self.model:
             if self.early is not None:
                 self._resolve_early()
+            cap = self.max_model_calls
+            if len(self.calls) >= cap:
+                self.builder.cap_reached("model_calls", cap, (
+                    f"stopped at model call {cap + 1}: the model-call limit is {cap}; raise "
+                    "it with max_model_calls = N in lesson.toml"))
             if len(self.calls) < MAX_CALLS:
                 self.origins.check(len(self.builder.cols.event))
                 self.pending[frame] = self._model_call(frame)

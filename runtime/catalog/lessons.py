@@ -14,6 +14,7 @@ import tomllib
 from ..agent import spec as agent_spec
 from . import schema as lesson_schema, shown as shown_parts
 from .shown import WHOLE
+from .syntax import located
 from ..standins.spec import standins_from_toml
 
 RUNTIME_DIR = Path(__file__).resolve().parent.parent
@@ -36,6 +37,7 @@ class Preset:
     name: str
     zh: str
     en: str
+    input: tuple | None = None   # the answers of input() under this preset (None: its block's)
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,7 @@ class Block:
     presets: tuple
     entry: str           # the call entry text
     entry_path: str      # the file name the entry runs under
+    input: tuple | None = None   # the answers of input() in this block (None: the lesson's)
 
     @property
     def text(self):
@@ -126,21 +129,33 @@ class Lesson:
     files: dict = field(repr=False)   # relative path -> absolute Path, all the lesson needs
     agent: object = None              # agent_spec.AgentSpec or None (the [agent] table)
     standins: object = None           # standins.Standins or None (the [standins] table)
+    max_model_calls: int | None = None   # the lesson's cap on model calls (None: the default)
+    diagram_title: dict | None = None   # the diagram's title {zh, en} (None: the page's default)
 
     def block(self, block_id):
         for block in self.blocks:
             if block.id == block_id:
                 return block
-        raise KeyError(f"lesson {self.id} has no block {block_id!r}")
+        raise KeyError(f"lesson {self.id} has no block '{block_id}' (its blocks: "
+                       f"{', '.join(block.id for block in self.blocks)})")
 
     def preset(self, name):
         for preset in self.presets:
             if preset.name == name:
                 return preset
-        raise KeyError(f"lesson {self.id} has no preset {name!r}")
+        raise KeyError(f"lesson {self.id} has no preset '{name}' (its presets: "
+                       f"{', '.join(preset.name for preset in self.presets)})")
 
     def read(self, path):
         return _read(self.files[path])
+
+    def answers(self, block_id, scenario):
+        """The answers of ``input()`` in a run: the preset's ``input``, else the block's,
+        else ``[standins] input``; None: none at all (the input is empty)."""
+        found = [self.block(block_id).input, self.standins and self.standins.input]
+        if scenario != CUSTOM:
+            found.insert(0, self.preset(scenario).input)
+        return next((answers for answers in found if answers is not None), None)
 
     def setup_text(self, scenario):
         """The setup program: the scenario line, then the setup file as on disk."""
@@ -198,13 +213,19 @@ def resolve(value, roots, where):
 _ID = re.compile(r"\w[\w.-]*")
 
 
+def _parsed(path, text, source, why):
+    """The syntax tree of a lesson's file; a syntax error as ``file:line:column``."""
+    try:
+        return ast.parse(text, filename=source)
+    except SyntaxError as error:
+        where, reason = located(error, path)
+        raise LessonError(where, f"{reason}\n    {why.strip()}") from None
+
+
 def _module(path, source, why):
     """The text of a module and its syntax tree."""
     text = _read_text(path, why)
-    try:
-        return text, ast.parse(text, filename=source)
-    except SyntaxError as error:
-        raise LessonError(path, f"syntax error on line {error.lineno}: {error.msg}{why}") from None
+    return text, _parsed(path, text, source, why)
 
 
 def _block(lesson_id, raw, files, where, presets, parsed):
@@ -239,7 +260,13 @@ def _block(lesson_id, raw, files, where, presets, parsed):
                                                    f"(the lesson's: {', '.join(sorted(known))})")
     return Block(block_id, symbol, tuple([symbol] if symbol else names), source, parts,
                  first_line, shown_parts.rows(text, parts, first_line), tuple(chosen),
-                 raw.get("entry", ""), f"{lesson_id}/entry/{block_id}.py")
+                 raw.get("entry", ""), f"{lesson_id}/entry/{block_id}.py",
+                 _answers(raw))
+
+
+def _answers(raw):
+    """The ``input`` answers of a table, a tuple; None when it has none."""
+    return None if raw.get("input") is None else tuple(raw["input"])
 
 
 def _stage(raw, where, blocks):
@@ -285,7 +312,8 @@ def load_lesson_file(lesson_id, toml_path, roots):
     files[setup] = resolve(setup, roots, f"{where} [setup]")
     for module in modules:
         files[module] = resolve(module, roots, f"{where} [modules]")
-    presets = tuple(Preset(raw["name"], raw["zh"], raw["en"]) for raw in data["presets"])
+    presets = tuple(Preset(raw["name"], raw["zh"], raw["en"], _answers(raw))
+                    for raw in data["presets"])
     if any(preset.name == CUSTOM for preset in presets):
         raise LessonError(f"{where} (preset {CUSTOM})",
                           f"the preset name {CUSTOM!r} is reserved for the reader's own setup")
@@ -303,10 +331,15 @@ def load_lesson_file(lesson_id, toml_path, roots):
     stages = tuple(_stage(raw, where, blocks) for raw in data.get("stages", []))
     why = f" (read for {where} [agent])"
     texts = {p: _read_text(files[p], why) for p in dict.fromkeys([setup, *modules])}
+    for path, text in texts.items():   # each file's syntax, before [agent] and [standins]
+        if path not in parsed:
+            role = "the setup" if path == setup else "a module"
+            _parsed(files[path], text, path, f" ({role} of {where})")
     agent = agent_spec.parse(data.get("agent"), where, texts, LessonError)
     stand_ins = standins_from_toml(data.get("standins"), where, texts[setup], setup, LessonError)
     return Lesson(lesson_id, dict(data["title"]), dict(data["summary"]), setup, tuple(modules),
-                  presets, tuple(blocks.values()), stages, files, agent, stand_ins)
+                  presets, tuple(blocks.values()), stages, files, agent, stand_ins,
+                  data.get("max_model_calls"), (data.get("diagram") or {}).get("title"))
 
 
 def _lesson_dirs(roots):
@@ -328,11 +361,33 @@ def load_lessons(roots=None):
             for lesson_id, path in _lesson_dirs(roots).items()}
 
 
+def load_lessons_each(roots=None):
+    """Every lesson of the roots, each on its own: ``(lessons, errors)``, the lessons that
+    load by id and ``{id: message}`` of those that do not (``loopstep serve --reload``)."""
+    roots = _roots(roots)
+    lessons, errors = {}, {}
+    for lesson_id, path in _lesson_dirs(roots).items():
+        try:
+            lessons[lesson_id] = load_lesson_file(lesson_id, path, roots)
+        except LessonError as error:
+            errors[lesson_id] = str(error)
+    return lessons, errors
+
+
+def lesson_ids(roots=None):
+    """The ids of the lessons the roots hold (bundled roots when None), in id order."""
+    return sorted(_lesson_dirs(_roots(roots)))
+
+
 def load_lesson(lesson_id, roots=None):
-    """One lesson by id; KeyError when no root has it."""
+    """One lesson by id; KeyError (its message lists the lessons there) when no root has it."""
     roots = _roots(roots)
     _check_relative("lesson id", lesson_id)
-    path = _lesson_dirs(roots).get(lesson_id)
+    found = _lesson_dirs(roots)
+    path = found.get(lesson_id)
     if path is None:
-        raise KeyError(f"no lesson {lesson_id!r}")
+        where = "the bundled lessons" if roots == _roots(None) else \
+            "the lessons in " + ", ".join(str(root) for root in roots)
+        raise KeyError(f"no lesson '{lesson_id}' among {where} "
+                       f"({', '.join(sorted(found)) or 'none'})")
     return load_lesson_file(lesson_id, path, roots)

@@ -223,7 +223,10 @@ LINE = Int("a line number (1 or more)", minimum=1)
 LANG_TEXT = Table({lang: TEXT for lang in LANGS}, f"a table of {' and '.join(LANGS)} texts")
 DOTTED = ListOf(Text("a dotted Python name"), "an array of dotted names", min_items=0)
 
-PRESET = Table({"name": NAME, "zh": TEXT, "en": TEXT})
+# the answers of input() (as [standins] input): a preset's win over its block's, a block's
+# over the lesson's
+INPUT = ListOf(Text(blank=True), "an array of texts", min_items=0, unique=False)
+PRESET = Table({"name": NAME, "zh": TEXT, "en": TEXT, "input": optional(INPUT)})
 SYMBOLS = ListOf(Text('a Python function name, or "*" alone',
                       valid=lambda value: value == "*" or value.isidentifier()),
                  'an array of function names, or ["*"]')
@@ -237,6 +240,7 @@ BLOCK = Table({
     # required unless symbols = ["*"] (runtime/catalog/lessons.py); it may be empty when the
     # module's own `__main__` part drives the run (a REPL on [standins] input)
     "entry": optional(Text("the call entry's code", blank=True)),
+    "input": optional(INPUT),
 }, one_of=(("symbol", "symbols"),))
 STAGE_LINES = Table({"block": Text("a block id"), "from": LINE, "to": LINE},
                     "a table {block, from, to}")
@@ -255,7 +259,7 @@ STANDINS = Table({
     "shell": optional(FUNCTION),
     "env": optional(AUTHOR_TEXTS),
     "files": optional(AUTHOR_TEXTS),
-    "input": optional(ListOf(Text(blank=True), "an array of texts", min_items=0, unique=False)),
+    "input": optional(INPUT),
 }, 'a table (modules = [...], model = "reply", ...)')
 
 LESSON = Table({
@@ -268,6 +272,10 @@ LESSON = Table({
     "stages": optional(Tables(STAGE, "stages", "stage", label="id", unique=("id",), min_items=0)),
     "agent": optional(AGENT),
     "standins": optional(STANDINS),
+    # the cap on model calls of one run (runtime/agent/capture.py, default 100)
+    # the diagram's caption (default: the page's, "How delegation flows")
+    "diagram": optional(Table({"title": LANG_TEXT}, "a table with title = {zh, en}")),
+    "max_model_calls": optional(Int("a number of model calls (1 or more)", minimum=1)),
 }, "a lesson")
 
 

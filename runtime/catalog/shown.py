@@ -7,6 +7,8 @@ between two shown functions are one elided gap row unless they are all blank (th
 they are shown). See docs/authoring.md, "Blocks of several functions".
 """
 
+import ast
+import builtins
 from dataclasses import dataclass
 
 from ..trace.statements import find_function
@@ -75,3 +77,24 @@ def statement_nodes(tree, shown):
     if shown and shown[0].name == WHOLE:
         return list(tree.body)
     return [find_function(tree, part.name) for part in shown]
+
+
+def hidden_calls(tree, shown, first_line):
+    """``{line: [name, …]}``: the functions called by name on each displayed line (numbered
+    as the block numbers them) that the block does not show (a setup's ``ask``, another
+    module's ``run_loop``): Step into runs them as one step. Builtins are left out."""
+    nodes = statement_nodes(tree, shown)
+    defined = {part.name for part in shown}
+    defined |= {node.name for top in nodes for node in ast.walk(top)
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    found = {}
+    for top in nodes:
+        for node in ast.walk(top):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                name = node.func.id
+                if name in defined or hasattr(builtins, name):
+                    continue
+                names = found.setdefault(node.lineno - first_line + 1, [])
+                if name not in names:
+                    names.append(name)
+    return dict(sorted(found.items()))

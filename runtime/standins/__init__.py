@@ -48,9 +48,10 @@ class Run:
             found.update(_MODEL_CODES.get(name, {}))
         return found
 
-    def stdin(self):
-        """The program's stdin: the ``input`` answers, or empty."""
-        return terminal.stdin(self.standins.input if self.standins else None, self.output)
+    def stdin(self, answers=None):
+        """The program's stdin: ``answers`` (the run's ``input``: the preset's, the
+        block's or the lesson's; runtime/catalog/lessons.py ``Lesson.answers``), or empty."""
+        return terminal.stdin(answers, self.output)
 
     def __enter__(self):
         self._saved = isolation.snapshot()

@@ -122,6 +122,7 @@ class TraceBuilder:
         self.raw = 0
         self.stopped = False
         self.message = None
+        self.limit = None      # the cap that ended the run: {"kind": "steps" | …, "cap": N}
         self.internal_error = None
         self.main_fid = None
         self.main_done = False
@@ -171,6 +172,11 @@ class TraceBuilder:
         self.on_stop()
         raise StopRecording()
 
+    def cap_reached(self, kind, cap, message):
+        """A cap (``kind``: "steps", "model_calls") ends the run here; its steps so far stay."""
+        self.limit = {"kind": kind, "cap": cap}
+        self._stop(message)
+
     def _describe(self, frame):
         code = frame.f_code
         state = self.frames.get(frame)
@@ -218,7 +224,8 @@ class TraceBuilder:
         cols = self.cols
         n = len(cols.event)
         if n >= self.max_steps:
-            self._stop(f"stopped after {self.max_steps} steps (step limit)")
+            self.cap_reached("steps", self.max_steps, f"stopped after {self.max_steps} steps: "
+                             "the step limit; raise it with --max-steps N")
         if self.agent_watch is not None:
             self.agent_watch(n)
         prev = state.prev
@@ -272,7 +279,8 @@ class TraceBuilder:
     def _count_raw(self):
         self.raw += 1
         if self.raw > self.raw_cap:
-            self._stop(f"stopped after {self.raw_cap} events inside one step (step limit)")
+            self.cap_reached("steps", self.max_steps, f"stopped after {self.raw_cap} events inside "
+                             "one step: the step limit; raise it with --max-steps N")
 
     # -- events ----------------------------------------------------------------
     def on_call(self, frame):

@@ -195,7 +195,8 @@ def browser_context(playwright_instance):
     profile = tempfile.mkdtemp(prefix="loopstep-profile-")
     context = playwright_instance.chromium.launch_persistent_context(
         profile, executable_path=chromium_path(), args=CHROMIUM_ARGS, headless=True,
-        viewport={"width": 1280, "height": 900})
+        viewport={"width": 1280, "height": 900},
+        locale="zh-CN")   # a Chinese reader: pages without ?lang= are in Chinese (Accept-Language)
     context.set_default_timeout(30_000)
     yield context
     context.close()
@@ -227,6 +228,14 @@ class PageWatch:
             return f"{parts.scheme}://{parts.netloc}"
         return [u for u in self.requests
                 if not u.startswith(("data:", "blob:")) and origin(u) != self.origin]
+
+
+@pytest.fixture(autouse=True)
+def no_remembered_language(request):
+    """Each test starts with no language choice remembered (the `loopstep-lang` cookie a
+    `?lang=` page sets), so that a page without `?lang=` is in the browser's language."""
+    if "browser_context" in request.fixturenames:
+        request.getfixturevalue("browser_context").clear_cookies()
 
 
 @pytest.fixture

@@ -80,7 +80,8 @@ def test_never_ending_code_shows_the_partial_trace_up_to_the_step_limit(robust):
     # Run: the recording stops at the page's cap and the block says so
     run_to_end(b)
     expect(b).to_have_attribute("data-state", "finished")
-    expect(status(b)).to_have_text(f"已达步数上限（{MAX_STEPS} 步），显示部分轨迹")
+    expect(status(b)).to_have_text(f"已达步数上限（{MAX_STEPS} 步），显示部分轨迹；"
+                                   "提高上限：loopstep serve --max-steps N")   # issue 36
     expect(timeline).to_have_attribute("max", str(MAX_STEPS - 1))
     # every recorded step can be revisited: back from the end, then to the start
     press(b, "step-back")

@@ -246,12 +246,12 @@ export class AgentView {
       if (i === view.levels.length - 1) li.setAttribute("aria-current", "true");
       return li;
     }));
-    this.head.textContent = m.format("call_head", { k: view.number, n: view.total,
+    this.head.textContent = m.plural("call_head", "count", { k: view.number, n: view.total,
       count: view.messages.length });
     const fold = view.messages.length > FOLD_AT && !this.unfolded.has(view.conversation);
     const hiddenCount = fold ? view.messages.length - FOLD_KEEP - 1 : 0;
     this.unfold.hidden = !fold;
-    this.unfold.textContent = m.format("unfold", { n: hiddenCount });
+    this.unfold.textContent = m.plural("unfold", "n", { n: hiddenCount });
     const used = new Set();
     const nodes = view.messages.map((message, i) => {
       let node = this.nodes.get(message.id);

@@ -50,7 +50,7 @@ export class BoundaryView {
       const node = this.sides[i];
       node.dataset.messages = String(side.messages);
       node.dataset.chars = String(side.chars);
-      node.textContent = m.format(`boundary_${node.dataset.side}`, side);
+      node.textContent = m.plural(`boundary_${node.dataset.side}`, "messages", side);
     });
     this.crossedIn.textContent = b.crossedIn;
     this.crossedOut.textContent = b.crossedOut ?? "";

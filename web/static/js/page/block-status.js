@@ -12,14 +12,22 @@ export function statusText(block) {
       return m.get("status_running");
     case "paused":
       if (trace?.status === "step_limit") {
-        return m.format("status_paused_step_limit", {
-          line: block.currentStep.line, steps: trace.count,
+        return m.format(`status_paused_${capKey(trace)}`, {
+          line: block.currentStep.line, steps: trace.count, cap: trace.limit?.cap,
+        });
+      }
+      if (block.stopNote?.kind === "first") {
+        return m.format("status_paused_first", { line: block.currentStep.line });
+      }
+      if (block.stopNote?.kind === "hidden") {
+        return m.format("status_paused_stepped_over", {
+          line: block.currentStep.line, names: block.stopNote.names.join(", "),
         });
       }
       return m.format("status_paused", { line: block.currentStep.line });
     case "finished":
       if (trace?.status === "step_limit") {
-        return m.format("status_step_limit", { steps: trace.count });
+        return m.format(`status_${capKey(trace)}`, { steps: trace.count, cap: trace.limit?.cap });
       }
       return m.get("status_finished");
     case "error":
@@ -27,6 +35,11 @@ export function statusText(block) {
     default:
       return m.get("status_idle");
   }
+}
+
+/** Which cap ended a cut-short run: the model-call cap, else the step cap. */
+function capKey(trace) {
+  return trace.limit?.kind === "model_calls" ? "model_call_limit" : "step_limit";
 }
 
 /** Why a block is in error: the runtime, the worker, the setup or the program. */

@@ -10,6 +10,7 @@ import * as view from "./block-view.js";
 import * as runs from "./block-runs.js";
 import { Questions } from "../model/questions.js";
 import { Omni } from "../omni/omni.js";
+import { FIRST_LINE, noStops, steppedOver } from "./stop-notes.js";
 
 const STEP_COMMANDS = ["continue", "step-over", "step-into", "step-out", "step-back"];
 const CALL_COMMANDS = ["prev-call", "next-call"]; // shown for runs with model calls
@@ -55,6 +56,7 @@ export class Block {
     this.trace = null;
     this.replay = null;
     this.index = null; // a step index, END when finished, null when no run is shown
+    this.stopNote = null; // why the cursor stopped where it is, when not obvious (stop-notes.js)
     this.failure = null;
     this.runToken = 0;
     this.questions = new Questions(); // breakpoint details and watches (omni.js)
@@ -115,17 +117,21 @@ export class Block {
     if (!this.allows(name)) return false;
     if (WHATIF_COMMANDS.includes(name)) return this.loadWhatIf().then((w) => w.command(name));
     if (name === "reset") return this.reset();
-    if (name === "debug" || name === "run") return this.start(name);
+    if (name === "debug" || name === "run") {
+      return this.start(name, { first: name === "debug" && noStops(this.breakpoints, this.events.keys) });
+    }
     if (CALL_COMMANDS.includes(name)) {
       this.moveTo(this.agent.hop(name, this.index));
       return true;
     }
-    this.moveTo(nextIndex(this.trace, this.index, name, this.breakpoints, this.events.stops));
+    const to = nextIndex(this.trace, this.index, name, this.breakpoints, this.events.stops);
+    const note = name === "step-into" ? steppedOver(this.trace, this.index, to, this.config.hiddenCalls) : null;
+    this.moveTo(to, note);
     return true;
   }
 
   /** Record (or reuse) the trace of the selected scenario, then apply debug/run. */
-  async start(command, { seek = null } = {}) {
+  async start(command, { seek = null, first = false } = {}) {
     if (this.failure?.kind === "runtime") return false;
     // while a run is being recorded, a second start is refused and leaves that run alone
     if (!this.act("record")) return false;
@@ -148,9 +154,10 @@ export class Block {
       if (!trace) return false;
     }
     this.showRun(trace);
-    const index = seek === null ? nextIndex(trace, END, command, this.breakpoints, this.events.stops)
-      : settle(trace, seek);
-    this.moveTo(index);
+    // Debug with no breakpoint pauses at the first line (stop-notes.js)
+    const index = seek !== null ? settle(trace, seek) : first ? settle(trace, 0)
+      : nextIndex(trace, END, command, this.breakpoints, this.events.stops);
+    this.moveTo(index, first && seek === null && index !== END ? FIRST_LINE : null);
     return true;
   }
 
@@ -220,8 +227,9 @@ export class Block {
   }
 
   /** Put the cursor at `index` (END: the program ended). */
-  moveTo(index) {
+  moveTo(index, note = null) {
     if (!this.trace) return;
+    this.stopNote = index === END ? null : note; // why it stopped here (stop-notes.js)
     if (index === END) {
       const raised = Boolean(this.trace.error) || this.trace.status === "exception";
       if (!this.act(raised ? "raise" : "finish")) return;
@@ -264,7 +272,7 @@ export class Block {
     if (this.act("release")) this.clearRun({ announce: false });
   }
 
-  /** Switch scenario: the run and the breakpoints are reset. */
+  /** Switch scenario: the run is reset; the breakpoints, their details and the watches stay. */
   setScenario(name) {
     const custom = name === this.config.customScenario && this.customSetup !== null;
     if (!custom && !this.config.presets.some((p) => p.name === name)) return false;
@@ -272,9 +280,6 @@ export class Block {
     this.scenario = name;
     this.root.dataset.scenario = name;
     this.root.querySelector(SEL.scenario).value = name;
-    this.breakpoints.clear();
-    this.events.clear();
-    this.questions.clear();
     if (this.state === "running") {
       this.act(this.client.state === "ready" ? "abandonReady" : "abandonLoading");
     } else if (this.failure?.kind !== "runtime") {
@@ -292,6 +297,7 @@ export class Block {
   clearRun({ announce = true } = {}) {
     this.runToken++;
     this.index = null;
+    this.stopNote = null;
     this.trace = null;
     delete this.root.dataset.recording;
     runs.hold(this, "shown", null);

@@ -10,6 +10,13 @@ export class Messages {
     return Object.hasOwn(this.table, key) ? this.table[key] : key;
   }
 
+  /** `format` in the form for `values[countName]`: `KEY_one` when it is 1 and the table has
+   * that form ("1 message sent"; Chinese needs none), else `key`. */
+  plural(key, countName, values) {
+    const one = `${key}_one`;
+    return this.format(values[countName] === 1 && Object.hasOwn(this.table, one) ? one : key, values);
+  }
+
   /** The text for `key` with each `{name}` replaced by `values[name]`. */
   format(key, values = {}) {
     return this.get(key).replace(/\{(\w+)\}/g, (whole, name) =>
