@@ -31,6 +31,8 @@ def test_a_link_whose_setup_inflates_to_200_mb_shows_an_error_and_loses_nothing(
     expect(b).to_have_attribute("data-scenario", "normal")
     expect(b.locator('select[data-role="scenario"] option[value="custom"]')).to_have_count(0)
     wait_ready(b)
-    press(b, "debug")
+    press(b, "debug")   # no breakpoint: Debug pauses at the first line
+    expect(b).to_have_attribute("data-state", "paused", timeout=BOOT_TIMEOUT)
+    press(b, "continue")
     expect(b).to_have_attribute("data-state", "finished", timeout=BOOT_TIMEOUT)
     expect(b.locator('[data-role="output"]')).to_have_text("完成： answered\n")
