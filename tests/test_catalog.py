@@ -172,7 +172,7 @@ SCHEMA_ERRORS = [
     ("from is zero", [("from = 1", "from = 0")], "",
      "(stage s) [lines] #1 [from]", "expected a line number (1 or more), got 0"),
     ("agent is text", [('modules = ["x/code.py"]', 'modules = ["x/code.py"]\nagent = "f"')], "",
-     "[agent]", "expected a table with model = [...] and tools = [...], got text 'f'"),
+     "[agent]", "expected a table with model = [...], tools = [...] and gate = \"NAME\", got text 'f'"),
     ("agent model is text", [], '\n[agent]\nmodel = "f"\n',
      "[agent.model]", "expected an array of dotted names, got text 'f'"),
     ("an agent name is a number", [], '\n[agent]\nmodel = [1]\n',
@@ -249,7 +249,7 @@ SCHEMA_ERRORS = [
     ("unknown standins key", [], '\n[standins]\ncolour = "red"\n',
      "[standins]", "unknown key 'colour' (known: modules, model, shell, env, files, input)"),
     ("unknown agent key", [], '\n[agent]\nmodel = ["f"]\nprompt = ["f"]\n',
-     "[agent]", "unknown key 'prompt' (known: model, tools)"),
+     "[agent]", "unknown key 'prompt' (known: model, tools, gate)"),
     # missing required keys
     ("no setup", [('setup = "x/setup.py"', "")], "",
      "", "missing key 'setup' (a path relative to the lessons directory)"),
