@@ -83,7 +83,7 @@ def run(shell, args, cwd, stdin):
         sys.argv[:] = argv
         sys.stdout, sys.stderr, sys.stdin = out, err, io.StringIO(stdin)
         sys.dont_write_bytecode = True
-        importlib.invalidate_caches()   # see files the program wrote a moment ago
+        _forget_listings()   # see files the program wrote a moment ago
         try:
             if kind == "module" and not _findable(target, first):
                 err.write(f"python: No module named {target}\n")
@@ -118,6 +118,16 @@ def run(shell, args, cwd, stdin):
     return code, out.getvalue(), err.getvalue()
 
 
+def _forget_listings():
+    """Make the path finders list their folders again (not ``importlib.invalidate_caches``,
+    which in 3.14 imports ``importlib.metadata`` and would leave it half-imported in a
+    program's isolated ``sys.modules``)."""
+    for finder in list(sys.path_importer_cache.values()):
+        forget = getattr(finder, "invalidate_caches", None)
+        if forget is not None:
+            forget()
+
+
 def _findable(module, folder):
     """Whether ``module`` is in the standard library or in ``folder``: never a package
     installed beside loopstep, so CPython and the page's Python find the same ones."""
@@ -140,7 +150,7 @@ def available(args, cwd):
     saved, modules = list(sys.path), set(sys.modules)
     try:
         sys.path.insert(0, cwd)
-        importlib.invalidate_caches()
+        _forget_listings()
         return _findable(target, cwd)
     finally:
         sys.path[:] = saved

@@ -63,6 +63,7 @@ export class Block {
     this.urlCustom = null;   // that text as the URL carries it (url-state.js)
     this.urlFork = null;     // the fork shown against the run, as the URL carries it
     this.whatif = null;      // the what-if controller, once loaded
+    this.workspace = null;   // the workspace panel, once a run with a folder is shown
     view.wire(this);
     this.render();
   }
@@ -191,6 +192,21 @@ export class Block {
     this.hits = trace ? hitIndices(trace, this.breakpoints, this.events.stops) : [];
     this.failure = null;
     this.attachAgent(trace);
+    this.attachWorkspace(trace);
+  }
+
+  /** The workspace panel (workspace/workspace-view.js, loaded on first use) of a run
+   * with a working folder; kept across runs of the same block, each run's own folder. */
+  attachWorkspace(trace) {
+    if (!trace?.workspace || this.workspace?.trace === trace) return;
+    import("../workspace/workspace-view.js").then(({ WorkspaceView }) => {
+      if (this.trace !== trace || this.workspace?.trace === trace) return;
+      this.workspace?.detach();
+      this.workspace = new WorkspaceView(this.root, trace, this.messages, (step) => {
+        if (RESTING.includes(this.state)) this.moveTo(step);
+      });
+      this.render();
+    });
   }
 
   /** The event breakpoints' controller, loaded on first use. */
