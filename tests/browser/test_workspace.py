@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from axe_audit import assert_no_violations
 from page_helpers import (BOOT_TIMEOUT, press, run_to_end, select_scenario, shown_output,
                           slide_to, wait_ready)
 from loopstep.runtime.catalog.lessons import load_lesson
@@ -124,6 +125,22 @@ def test_a_fork_of_the_childs_write_changes_the_parents_output(page, server_url,
     expect(comparison.locator('[data-role="output-b"]')).to_contain_text("ModuleNotFoundError")
     expect(comparison.locator(f'[data-role="workspace-a"] [data-file="{WRITTEN}"]')).to_have_count(1)
     expect(comparison.locator(f'[data-role="workspace-b"] [data-file="{WRITTEN}"]')).to_have_count(0)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_workspace_with_a_file_open_and_the_boundary_pass_the_audit(page, server_url, site_kind, scheme):
+    page.emulate_media(color_scheme=scheme)
+    trace = record(LESSON, "loop", "dangerous")
+    b = open_block(page, server_url, site_kind)
+    select_scenario(b, "dangerous")
+    run_to_end(b)
+    slide_to(b.locator('input[data-role="timeline"]'), trace["agent"]["calls"][2]["ret"])
+    activate(b.locator('[data-role="workspace"] [data-file="pyproject.toml"] button[data-action="open-file"]'))
+    expect(b.locator('[data-role="file-view"]')).to_contain_text('name = "mini-agent"')
+    expect(b.locator('[data-role="boundary"] [data-decision="deny"]')).to_be_visible()
+    for part in (".workspace-pane", '[data-role="boundary"]'):
+        assert_no_violations(page, f"workspace and boundary ({scheme})",
+                             within=f'[data-loopstep-block="{LESSON}/loop"] {part}')
 
 
 def _cli_stdout(block_id, preset):
