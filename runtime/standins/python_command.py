@@ -119,13 +119,13 @@ def run(shell, args, cwd, stdin):
 
 
 def _forget_listings():
-    """Make the path finders list their folders again (not ``importlib.invalidate_caches``,
-    which in 3.14 imports ``importlib.metadata`` and would leave it half-imported in a
-    program's isolated ``sys.modules``)."""
+    """Make the folders' finders list them again. Only the ``FileFinder``s: not
+    ``importlib.invalidate_caches``, which in 3.14 imports ``importlib.metadata`` (left
+    half-imported by a command's isolated ``sys.modules``), nor a zip importer's, which
+    reads its archive again (the page's standard library zip is gone once loaded)."""
     for finder in list(sys.path_importer_cache.values()):
-        forget = getattr(finder, "invalidate_caches", None)
-        if forget is not None:
-            forget()
+        if isinstance(finder, importlib.machinery.FileFinder):
+            finder.invalidate_caches()
 
 
 def _findable(module, folder):
