@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from axe_audit import assert_no_violations
-from page_helpers import (BOOT_TIMEOUT, press, run_to_end, select_scenario, shown_output,
+from page_helpers import (BOOT_TIMEOUT, choose_option, press, run_to_end, select_scenario, shown_output,
                           slide_to, wait_ready)
 from loopstep.runtime.catalog.lessons import load_lesson
 from loopstep.runtime.recorder import record
@@ -125,6 +125,23 @@ def test_a_fork_of_the_childs_write_changes_the_parents_output(page, server_url,
     expect(comparison.locator('[data-role="output-b"]')).to_contain_text("ModuleNotFoundError")
     expect(comparison.locator(f'[data-role="workspace-a"] [data-file="{WRITTEN}"]')).to_have_count(1)
     expect(comparison.locator(f'[data-role="workspace-b"] [data-file="{WRITTEN}"]')).to_have_count(0)
+
+
+def test_two_presets_side_by_side_show_each_whole_output_and_folder(page, server_url, site_kind):
+    b = open_block(page, server_url, site_kind)
+    select_scenario(b, "slugify")
+    run_to_end(b)
+    choose_option(b.locator('select[data-role="compare"]'), "dangerous")
+    comparison = b.locator('[data-role="comparison"]')
+    expect(comparison).to_have_attribute("data-state", "ready", timeout=BOOT_TIMEOUT)
+    expect(comparison.locator('[data-role="output-a"]')).to_have_text(
+        shown_output(record(LESSON, "loop", "slugify")["stdout"]))
+    expect(comparison.locator('[data-role="output-b"]')).to_have_text(
+        shown_output(record(LESSON, "loop", "dangerous")["stdout"]))
+    expect(comparison.locator(f'[data-role="workspace-a"] [data-file="{WRITTEN}"]')) \
+        .to_have_attribute("data-state", "created")
+    expect(comparison.locator('[data-role="workspace-b"] [data-state="created"]')).to_have_count(0)
+    expect(comparison.locator('[data-role="workspace-b"] [data-file="pyproject.toml"]')).to_have_count(1)
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
