@@ -36,6 +36,7 @@ def activate(button):
     button.page.keyboard.press("Enter")
 
 
+@pytest.mark.smoke
 def test_the_childs_file_is_created_at_depth_one_with_a_working_jump_and_view(page, server_url, site_kind):
     trace = record(LESSON, "loop", "slugify")
     write = next(t for t in trace["agent"]["tools"] if t["name"] == "write_file")
