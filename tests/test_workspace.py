@@ -98,3 +98,35 @@ def test_the_day56_child_writes_at_depth_one_and_the_gate_decides_for_both_level
     dangerous = record("s06-day56", "loop", "dangerous")
     assert [g[1:] for g in dangerous["gate"]] == [["task", "allow", 0], ["bash", "deny", 1]]
     assert dangerous["workspace"]["changes"] == []
+
+
+GATE_SOURCE = textwrap.dedent('''\
+    def gate(name):
+        return ANSWERS[name]
+
+
+    def run_tool(name):
+        if gate(name) in (True, "allow"):
+            return "ran " + name
+        return "refused " + name
+
+
+    def work():
+        return [run_tool(name) for name in ANSWERS]
+''')
+
+
+def test_each_call_of_the_gate_is_a_decision_read_from_its_return_value(tmp_path):
+    roots = _lesson(tmp_path)
+    folder = tmp_path / "ws"
+    (folder / "code.py").write_text(GATE_SOURCE, encoding="utf-8")
+    (folder / "setup.py").write_text(
+        'ANSWERS = {"bash": False, "glob": True, "read": "ask", "edit": "deny", "odd": None}\n',
+        encoding="utf-8")
+    toml = (folder / "lesson.toml").read_text(encoding="utf-8")
+    (folder / "lesson.toml").write_text(toml + '[agent]\ntools = ["run_tool"]\ngate = "gate"\n',
+                                        encoding="utf-8")
+    trace = record("ws", "work", "normal", roots=roots)
+    assert [g[1:] for g in trace["gate"]] == [["bash", "deny", 0], ["glob", "allow", 0],
+                                              ["read", "ask", 0], ["edit", "deny", 0]]
+    assert [g[0] for g in trace["gate"]] == [t["step"] for t in trace["agent"]["tools"][:4]]
