@@ -68,6 +68,7 @@ class Watcher:
         self.start_files = {rel: describe(data, folder) for rel, data in self.files.items()}
         self.changes = []          # [STEP, PATH, DEPTH, FILE | None]
         self.dirty = None          # (step, depth) of the first write not read back yet
+        self.written = {}          # PATH → (step, depth) of its last write not read back yet
 
     # -- while recording -------------------------------------------------------------
     def start(self):
@@ -86,27 +87,31 @@ class Watcher:
         self.flush()
 
     def touched(self, paths):
-        if self.dirty is not None:
-            return
+        """A write to ``paths`` is about to happen: note its step and depth (per file; the
+        first of a flush for what changed elsewhere, such as a removed folder's files)."""
         for path in paths:
             if isinstance(path, int):
                 continue
             full = os.path.abspath(os.fsdecode(path))
-            if full == self.root or full.startswith(self.root + os.sep) or \
-                    os.path.realpath(full).startswith(self.root + os.sep):
-                cols = self.builder.cols
-                self.dirty = (max(len(cols.event) - 1, 0), self.depth())
-                return
+            if not (full.startswith(self.root + os.sep)
+                    or os.path.realpath(full).startswith(self.root + os.sep)):
+                continue
+            where = (max(len(self.builder.cols.event) - 1, 0), self.depth())
+            if self.dirty is None:
+                self.dirty = where
+            rel = os.path.relpath(os.path.realpath(full), self.root).replace(os.sep, "/")
+            self.written[rel] = where
 
     def flush(self, _step=None):
         if self.dirty is None:
             return
-        step, depth = self.dirty
-        self.dirty = None
+        first, written = self.dirty, self.written
+        self.dirty, self.written = None, {}
         now = self._scan()
         for rel in sorted(set(now) | set(self.files)):
             data = now.get(rel)
             if data != self.files.get(rel):
+                step, depth = written.get(rel, first)
                 self.changes.append([step, rel, depth,
                                      None if data is None else describe(data, self.folder)])
         self.files = now
