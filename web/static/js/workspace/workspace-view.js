@@ -78,7 +78,10 @@ export class WorkspaceView {
     event.stopPropagation(); // not a toolbar command
     const found = this.rows.find((r) => r.path === row.dataset.file);
     if (!found) return;
-    if (button.dataset.action === "file-origin" && found.step !== undefined) this.go(found.step);
+    if (button.dataset.action === "file-origin" && found.step !== undefined) {
+      this.go(found.step);   // the rows are drawn again: keep the focus on this row's button
+      this.list.querySelector(`[data-file="${CSS.escape(found.path)}"] button[data-action="file-origin"]`)?.focus();
+    }
     if (button.dataset.action === "open-file") {
       this.opened = found.path;
       this.showFile();
