@@ -24,6 +24,7 @@ from .catalog.shown import WHOLE, statement_nodes
 from .trace.statements import statement_ranges
 from .trace.steps import Columns, TraceBuilder
 from .trace.values import Folder, presented
+from .workspace import Watcher
 
 FORMAT = 1
 # The step cap of every recording unless one is given: the page's (`loopstep serve
@@ -239,8 +240,16 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, ques
     try:
         with run:   # the stand-ins; sys.modules, os.environ, cwd, builtins, sys.path put back
             sys.stdin = run.stdin(spec.answers(block, scenario))
-            status, message, tb_text, escaped = _run(codes, builder, engine, program_files,
-                                                     run.namespace, capture, fork)
+            watcher = None if run.folder is None else Watcher(
+                run.folder, builder, capture.depth_at if capture is not None else None, folder)
+            if watcher is not None:
+                watcher.start()
+            try:
+                status, message, tb_text, escaped = _run(codes, builder, engine, program_files,
+                                                         run.namespace, capture, fork)
+            finally:
+                if watcher is not None:
+                    watcher.stop()
             if tb_text:
                 output.write(tb_text)
             setup_error = escaped and custom.runtime_error(escaped, spec.setup, program_files,
@@ -262,6 +271,10 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, ques
         header["agent"] = captured
     if fork is not None:
         header["fork"] = fork.to_dict()
+    if watcher is not None:
+        header["workspace"] = watcher.result()
+    if capture is not None and capture.spec.gate is not None:
+        header["gate"] = capture.decisions
     return header, builder.cols
 
 

@@ -152,7 +152,7 @@ def test_the_dispatcher_passes_every_kind_of_parameter_and_is_undone():
         return [a, b, c, rest, d, e, more]
 
     original = tool.__code__
-    capture = SimpleNamespace(spec=AgentSpec((), ("tool",)), model={}, tools={original: "tool"},
+    capture = SimpleNamespace(spec=AgentSpec((), ("tool",)), model={}, tools={original: "tool"}, gates={},
                               pending={}, calls=[], tool_calls=[])
     fork = Fork.parse({"call": "tool:1", "value": "forked"})
     codes = fork.install(capture, {"tool": tool})

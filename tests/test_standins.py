@@ -126,7 +126,8 @@ def folder(tmp_path):
     ("cat nope || echo fallback", (0, "fallback\n", "cat: nope: No such file or directory\n")),
     ("cat nope && echo never", (1, "", "cat: nope: No such file or directory\n")),
     ("echo a; echo b", (0, "a\nb\n", "")),
-    ("python -m pytest", (127, "", "python: command not found\n")),
+    ("python -m pytest", (1, "", "python: No module named pytest\n")),
+    ("make test", (127, "", "make: command not found\n")),
     ("echo $(pwd)", (2, "", "sh: unsupported syntax: (\n")),
 ])
 def test_shell_commands_run_against_the_folder(folder, line, expected):

@@ -18,6 +18,7 @@ and normalises only the new ones. See docs/design.md, "Agent calls".
 """
 
 import inspect
+import sys
 
 from . import parts
 from .origins import Origins
@@ -27,6 +28,7 @@ MAX_CALLS = 20_000      # model calls and tool calls recorded per run, each
 # The model calls a run may make before it is stopped (an agent whose model never stops
 # asking for tools is the commonest runaway); a lesson's `max_model_calls` changes it.
 DEFAULT_MAX_MODEL_CALLS = 100
+DECISIONS = {"allow": "allow", "deny": "deny", "ask": "ask", True: "allow", False: "deny"}
 
 
 def code_of(obj):
@@ -85,6 +87,8 @@ class Capture:
         # are model calls without being declared
         self.model = dict(stand_ins or {})
         self.tools = {}               # code → tool name, or None (from the call's tool_use)
+        self.gates = {}               # code → the gate's declared name ([agent] gate)
+        self.decisions = []           # [STEP, TOOL, DECISION, DEPTH] per call of the gate
         self.pending = {}             # frame → call record
         self.conversations = []       # [depth, parent]
         self.lists = {}               # id(list) → _Conversation
@@ -122,14 +126,26 @@ class Capture:
                                                       f"function ({type(member).__name__})")
                     name = key if key is not None else dotted.rsplit(".", 1)[-1]
                     table.setdefault(code, name if kind == "tools" else dotted)
-        return set(self.model) | set(self.tools)
+        if self.spec.gate is not None:
+            try:
+                code = code_of(lookup(namespace, self.spec.gate))
+            except (LookupError, AttributeError) as error:
+                code = None
+                if self.strict:
+                    raise LessonError(self.where, f"gate: {self.spec.gate!r} not found after the "
+                                                  f"setup and the modules ran ({error})") from None
+            if code is None and self.strict:
+                raise LessonError(self.where, f"gate: {self.spec.gate} is not a Python function")
+            if code is not None:
+                self.gates[code] = self.spec.gate
+        return set(self.model) | set(self.tools) | set(self.gates)
 
     def _resolve_early(self):
         """While the modules run (a ``__main__`` REPL driving the loop), each model call
         looks the declared names up again, leniently, so the tools that the model may ask
         for next are observed as soon as the module defined them."""
         namespace, rewatch = self.early
-        known = set(self.model) | set(self.tools)
+        known = set(self.model) | set(self.tools) | set(self.gates)
         strict, self.strict = self.strict, False
         try:
             codes = self.resolve(namespace)
@@ -161,10 +177,19 @@ class Capture:
                 self.pending[frame] = self._model_call(frame)
         elif code in self.tools and len(self.tool_calls) < MAX_CALLS:
             self.pending[frame] = self._tool_call(frame, self.tools[code])
+        if code in self.gates and len(self.decisions) < MAX_CALLS:
+            self.pending[frame] = self._decision(frame)
 
     def on_return(self, frame, value):
         record = self.pending.pop(frame, None)
         if record is None:
+            return
+        if isinstance(record, list):      # a gate's decision: its return value
+            decision = DECISIONS.get(value) if isinstance(value, (str, bool)) else None
+            if decision is None:
+                self.decisions.remove(record)
+            else:
+                record[2] = decision
             return
         record["ret"] = len(self.builder.cols.event)
         if "conversation" in record:
@@ -182,6 +207,9 @@ class Capture:
     def on_unwind(self, frame, exc):
         record = self.pending.pop(frame, None)
         if record is None or self.builder.stopped:
+            return
+        if isinstance(record, list):      # a gate that raised decided nothing
+            self.decisions.remove(record)
             return
         record["ret"] = len(self.builder.cols.event)
         error = {"type": type(exc).__name__, "message": self.parts.text_of(str(exc))} \
@@ -274,6 +302,33 @@ class Capture:
                   "returned": None, "cut": False}
         self.tool_calls.append(record)
         return record
+
+    def _decision(self, frame):
+        """A call of the gate: [STEP, TOOL, DECISION (set when it returns), DEPTH]."""
+        arguments = _arguments(frame)
+        block = next((v for v in arguments.values() if parts.is_tool_use(v)), None)
+        if block is not None:
+            name = parts.field(block, "name", None)
+        else:
+            name = next((v for v in arguments.values() if isinstance(v, str)), None)
+        if name is None:
+            running = [r for r in self.pending.values() if isinstance(r, dict) and "name" in r]
+            name = running[-1]["name"] if running else None
+        record = [self._step(), None if name is None else self.parts.text_of(name), None,
+                  self.depth_at(frame)]
+        self.decisions.append(record)
+        return record
+
+    def depth_at(self, frame=None):
+        """The depth of the innermost conversation whose loop ``frame`` runs inside (its
+        anchor frame is on the stack); 0 outside every conversation."""
+        anchors = {id(c.anchor): self.conversations[c.index][0] for c in self.by_index}
+        frame = sys._getframe(1) if frame is None else frame
+        depth = 0
+        while frame is not None:
+            depth = max(depth, anchors.get(id(frame), 0))
+            frame = frame.f_back
+        return depth
 
     # -- result --------------------------------------------------------------------
     def result(self):

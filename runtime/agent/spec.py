@@ -3,10 +3,14 @@
     [agent]
     model = ["ask"]                       # callables whose calls are model calls
     tools = ["execute_hooked"]            # callables (or handler tables) that run tools
+    gate = "check_permission"             # the permission gate: each call is a decision
 
 Each entry is a dotted name looked up in the lesson's namespace after the setup and
 the modules ran (``client.messages.create``); a name whose value is a dict is a
-handler table: each value is a tool named by its key. The lesson's code is not
+handler table: each value is a tool named by its key. ``gate`` names one function whose
+every call is a permission decision: its return value ``"allow"``, ``"deny"`` or
+``"ask"`` (``True``/``False``: allow/deny), for the tool named by the tool_use block among
+its arguments (else its first text argument, else the tool call running). The lesson's code is not
 changed: the recorder observes calls of these functions' code objects. See
 docs/authoring.md, "Agent boundary".
 """
@@ -21,6 +25,7 @@ KEYS = ("model", "tools")
 class AgentSpec:
     model: tuple        # dotted names
     tools: tuple
+    gate: str | None = None   # dotted name of the permission gate
 
 
 def _is_dotted(name):
@@ -89,9 +94,16 @@ def parse(raw, where, texts, error):
                 raise error(here, f"{key}: {name!r} is not defined at the top level of "
                                   "the setup or the modules")
         lists[key] = tuple(names)
+    gate = raw.get("gate")
+    if gate is not None:
+        if not _is_dotted(gate):
+            raise error(here, f"gate: {gate!r} is not a dotted Python name")
+        if gate.split(".")[0] not in bound:
+            raise error(here, f"gate: {gate!r} is not defined at the top level of "
+                              "the setup or the modules")
     both = set(lists["model"]) & set(lists["tools"])
     if both:
         raise error(here, f"{sorted(both)[0]!r} is both a model call and a tool")
     if not lists["model"] and not lists["tools"]:
         raise error(here, "names no model call and no tool")
-    return AgentSpec(lists["model"], lists["tools"])
+    return AgentSpec(lists["model"], lists["tools"], gate)

@@ -250,8 +250,9 @@ STAGE = Table({
     "en": TEXT,
     "lines": ListOf(STAGE_LINES, "an array of {block, from, to} tables", unique=False),
 })
-AGENT = Table({"model": optional(DOTTED), "tools": optional(DOTTED)},
-              "a table with model = [...] and tools = [...]")
+AGENT = Table({"model": optional(DOTTED), "tools": optional(DOTTED),
+               "gate": optional(Text("a dotted Python name"))},
+              'a table with model = [...], tools = [...] and gate = "NAME"')
 AUTHOR_TEXTS = MapOf(Text(blank=True), 'a table of texts (NAME = "text")')
 STANDINS = Table({
     "modules": optional(ListOf(Text("a module name"), "an array of module names")),

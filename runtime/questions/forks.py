@@ -118,7 +118,7 @@ class Fork:
                 self._undo.append((function, code))
         for _function, code in self._undo:
             table.pop(code, None)
-        return set(capture.model) | set(capture.tools)
+        return set(capture.model) | set(capture.tools) | set(capture.gates)
 
     def uninstall(self):
         for function, code in reversed(self._undo):

@@ -90,7 +90,7 @@ class Processes:
         line = args if isinstance(args, str) else shlex.join(os.fspath(a) for a in args)
         handler = self._handler()
         if shell and isinstance(args, str):
-            if handler is None or self.shell.known(line):
+            if handler is None or self.shell.known(line, folder):
                 return self.shell.run_line(line, folder, stdin)
         else:
             argv = [args] if isinstance(args, str) else [os.fspath(a) for a in args]

@@ -2,7 +2,8 @@
 
 Commands: ``cat``, ``ls [-a]``, ``pwd``, ``echo [-n]``, ``head [-n N|-N]``,
 ``wc [-l|-w|-c]``, ``grep [-i] [-v] [-n] [-c] [-r] PATTERN`` (a Python regular
-expression). A line is split with ``shlex`` (quotes as in sh); it may chain commands
+expression), and ``python``/``python3`` (``-c CODE``, ``FILE``, ``-m MODULE``: run
+in-process and isolated, python_command.py). A line is split with ``shlex`` (quotes as in sh); it may chain commands
 with ``|``, ``&&``, ``||`` and ``;`` and end a command with ``> FILE`` or ``>> FILE``.
 No variables, globbing or substitutions. Paths outside the run's folder do not exist.
 A line with any other command, or other syntax, goes whole to the setup's ``shell``
@@ -13,6 +14,8 @@ function when there is one; otherwise an unknown command exits 127 with
 import os
 import re
 import shlex
+
+from . import python_command
 
 _OPERATORS = ("|", "&&", "||", ";")
 _REDIRECTS = (">", ">>")
@@ -98,13 +101,17 @@ class Shell:
             return handle.read()
 
     # -- lines -----------------------------------------------------------------------
-    def known(self, line):
-        """Whether every command of ``line`` is one of ours and its syntax is supported."""
+    def known(self, line, cwd=None):
+        """Whether every command of ``line`` is one of ours and its syntax is supported
+        (a ``python -m`` of a module that is not there is not ours)."""
         try:
             chain = parse(line)
         except _Unsupported:
             return False
-        return all(argv[0] in COMMANDS for _, pipeline in chain for argv, _ in pipeline)
+        folder = cwd if cwd is not None else os.getcwd()
+        return all(argv[0] in COMMANDS and (argv[0] not in python_command.NAMES
+                                           or python_command.available(argv[1:], folder))
+                   for _, pipeline in chain for argv, _ in pipeline)
 
     def run_line(self, line, cwd, stdin=""):
         """(exit code, stdout, stderr) of a command line."""
@@ -286,4 +293,5 @@ def _walk(shell, names, cwd):
 
 
 COMMANDS = {"cat": _cat, "ls": _ls, "pwd": _pwd, "echo": _echo, "head": _head,
-            "wc": _wc, "grep": _grep}
+            "wc": _wc, "grep": _grep, "python": python_command.run,
+            "python3": python_command.run}

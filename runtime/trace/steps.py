@@ -131,6 +131,7 @@ class TraceBuilder:
         self.on_stop = lambda: None
         self.questions = None  # questions.Questions: evaluated after each step when set
         self.agent_watch = None  # agent_origins.Origins.check: before each step when set
+        self.workspace_watch = None  # workspace.Watcher.flush: before each step when set
 
     # -- helpers ---------------------------------------------------------------
     def _rel(self, line):
@@ -228,6 +229,8 @@ class TraceBuilder:
                              "the step limit; raise it with --max-steps N")
         if self.agent_watch is not None:
             self.agent_watch(n)
+        if self.workspace_watch is not None:
+            self.workspace_watch(n)
         prev = state.prev
         changed = None
         grown = False

@@ -5,6 +5,7 @@
 
 import { Calls, inputText } from "../model/agent-calls.js";
 import { el } from "../page/dom.js";
+import { loadStyle } from "../page/style.js";
 import { BoundaryView } from "./boundary-view.js";
 import { OriginView } from "./origin-view.js";
 import { forkButton, toolNumbers, wireForks } from "./fork-button.js";
@@ -22,17 +23,6 @@ function setData(node, name, value) {
   else node.dataset[name] = value;
 }
 
-function loadStyle() {
-  const href = new URL("../../css/agent.css", import.meta.url).href;
-  if ([...document.styleSheets].some((s) => s.href === href)
-    || document.querySelector(SEL.stylesheet("agent"))) return;
-  const link = el("link");
-  link.rel = "stylesheet";
-  link.href = href;
-  link.dataset.loopstepStyle = "agent";
-  document.head.append(link);
-}
-
 export class AgentView {
   /** `go(step)` moves the block's cursor to a step; `block` is the block shown (for its cursor). */
   constructor(root, trace, messages, go, block) {
@@ -47,7 +37,7 @@ export class AgentView {
     this.toolNumbers = toolNumbers(this.calls.tools, this.calls.pool);
     this.shown = null;
     this.origins = new OriginView(this.calls, trace.agent, messages, go, () => this.shown);
-    loadStyle();
+    loadStyle("agent");
     this.buildButtons();
     this.buildMarks(go);
     this.buildPanel();
@@ -163,7 +153,7 @@ export class AgentView {
     this.list = el("ol", { class: "messages" });
     this.list.tabIndex = 0; // it scrolls: keyboard users reach it too
     this.tail = el("div", { class: "response-slot" });
-    this.boundary = new BoundaryView(this.calls, this.messages);
+    this.boundary = new BoundaryView(this.calls, this.messages, this.trace);
     this.origins.listen(this.list);
     this.panel.append(this.crumbs, this.boundary.node, this.head, this.origins.note, this.unfold,
       this.list, this.tail);

@@ -24,7 +24,8 @@ function side(calls, ids) {
 /**
  * The boundary of model call `k` (0-based), or null for a call of the outermost
  * conversation: {parent: {messages, chars}, child: {messages, chars}, crossedIn,
- * crossedOut, returnedAt}; crossedOut is the tool result text (null when no tool
+ * crossedOut, returnedAt, start, depth, parentDepth}; start is the step of the child's
+ * first call, depth and parentDepth the two conversations' depths; crossedOut is the tool result text (null when no tool
  * execution holds the child), shown once the cursor is at or after returnedAt.
  */
 export function boundary(calls, k) {
@@ -56,6 +57,9 @@ export function boundary(calls, k) {
     crossedIn: task === undefined ? "" : contentText(calls.pool[task][1]),
     crossedOut: holder ? contentText(holder.result ?? "") : null,
     returnedAt: holder ? holder.ret : null,
+    start,
+    depth: conversation.depth,
+    parentDepth: calls.conversations[conversation.parent]?.depth ?? conversation.depth - 1,
   };
 }
 

@@ -176,6 +176,7 @@ export function renderBlock(block, enabled, commands) {
   block.events.render();
   const at = renderRun(block);
   block.agent?.render(at);
+  block.workspace?.render(block.workspace.trace === block.trace ? at : null);
   block.omni.render();
   block.whatif?.render();
 }

@@ -11,6 +11,7 @@ import * as runs from "./block-runs.js";
 import { Questions } from "../model/questions.js";
 import { Omni } from "../omni/omni.js";
 import { FIRST_LINE, noStops, steppedOver } from "./stop-notes.js";
+import { attachViews } from "./run-views.js";
 
 const STEP_COMMANDS = ["continue", "step-over", "step-into", "step-out", "step-back"];
 const CALL_COMMANDS = ["prev-call", "next-call"]; // shown for runs with model calls
@@ -65,6 +66,7 @@ export class Block {
     this.urlCustom = null;   // that text as the URL carries it (url-state.js)
     this.urlFork = null;     // the fork shown against the run, as the URL carries it
     this.whatif = null;      // the what-if controller, once loaded
+    this.workspace = null;   // the workspace panel, once a run with a folder is shown
     view.wire(this);
     this.render();
   }
@@ -197,7 +199,7 @@ export class Block {
     this.events.show(trace);
     this.hits = trace ? hitIndices(trace, this.breakpoints, this.events.stops) : [];
     this.failure = null;
-    this.attachAgent(trace);
+    attachViews(this, trace);
   }
 
   /** The event breakpoints' controller, loaded on first use. */
@@ -210,20 +212,9 @@ export class Block {
     return this.eventsLoading;
   }
 
-  /** The agent views (agent-view.js, loaded on first use) of a run with model calls. */
-  attachAgent(trace) {
-    if (this.agent && this.agent.trace !== trace) {
-      this.agent.detach();
-      this.agent = null;
-    }
-    if (!trace?.agent?.calls?.length || this.agent) return;
-    import("../agent/agent-view.js").then(({ AgentView }) => {
-      if (this.trace !== trace || this.agent) return;
-      this.agent = new AgentView(this.root, trace, this.messages, (step) => {
-        if (RESTING.includes(this.state)) this.moveTo(step);
-      }, this);
-      this.render();
-    });
+  /** Move the cursor to a step a view asked for, while a run is shown and the cursor rests. */
+  goTo(step) {
+    if (RESTING.includes(this.state)) this.moveTo(step);
   }
 
   /** Put the cursor at `index` (END: the program ended). */
@@ -409,7 +400,7 @@ export class Block {
   /** Draw the block (block-view.js) and its views: they read it, they change it only
    * through the actions above. */
   render() {
-    if (this.agent && this.agent.trace !== this.trace) this.attachAgent(this.trace);
+    if (this.agent && this.agent.trace !== this.trace) attachViews(this, this.trace);
     view.renderBlock(this, new Set(COMMANDS.filter((name) => this.allows(name))), COMMANDS);
   }
 }

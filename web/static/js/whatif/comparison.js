@@ -10,6 +10,9 @@ import { text as valueText } from "../model/values.js";
 import { END } from "../model/stepping.js";
 import { el } from "../page/dom.js";
 import * as runs from "../page/block-runs.js";
+import { folderAt } from "../model/workspace.js";
+import { fileRow } from "../workspace/workspace-view.js";
+import { fill as fillAnsi } from "../page/ansi.js";
 import { SEL } from "../selectors.js";
 
 const WINDOW = 12; // rows shown on each side of the cursor's row
@@ -47,6 +50,7 @@ export class Comparison {
     const token = ++this.token;
     this.name = name;
     this.root.hidden = false;
+    this.root.dataset.state = "recording";
     this.root.replaceChildren(el("p", { class: "comparison-note" }, this.messages.get("compare_loading")));
     try {
       if (!this.block.trace) await this.block.start("debug");
@@ -59,6 +63,7 @@ export class Comparison {
       return b;
     } catch (error) {
       if (token !== this.token) return null;
+      delete this.root.dataset.state;
       this.root.replaceChildren(el("p", { class: "comparison-note" },
         this.messages.format("compare_failed", { message: error.message })));
       return null;
@@ -76,6 +81,7 @@ export class Comparison {
     }
     if (trace !== this.a) this.setRuns(trace);
     this.renderRows();
+    this.root.dataset.state = "ready";
   }
 
   setRuns(a) {
@@ -85,6 +91,7 @@ export class Comparison {
     this.rowOfA = rowOf(this.rows.a, a.count);
     this.rowOfB = rowOf(this.rows.b, this.b.count);
     this.pinnedB = null;
+    this.folders = null;
     const head = el("h3", { class: "comparison-title" },
       `${this.messages.get("comparison")}: ${this.label(this.block.scenario)} ↔ ${this.label(this.name)}`);
     this.table = el("table", { class: "comparison-rows" });
@@ -94,7 +101,47 @@ export class Comparison {
     thead.append(header);
     this.body = el("tbody");
     this.table.append(thead, this.body);
-    this.root.replaceChildren(head, ...this.divergenceParts(), this.table);
+    this.root.replaceChildren(head, ...this.divergenceParts(), this.table, this.outputs(),
+      ...this.workspaces());
+  }
+
+  /** Each run's whole output (`output-a`, `output-b`): a fork that changes only a file
+   * shows its effect here. */
+  outputs() {
+    const box = el("div", { class: "comparison-outputs" });
+    for (const side of ["a", "b"]) {
+      const part = el("section", { class: "comparison-output" });
+      const pre = el("pre", { class: "output" });
+      fillAnsi(pre, this[side].stdout ?? "");   // colour codes as styles, as the block's output
+      pre.dataset.role = `output-${side}`;
+      pre.tabIndex = 0;
+      part.append(el("h4", {}, this.messages.get(`output_${side}`)), pre);
+      box.append(part);
+    }
+    return box;
+  }
+
+  /** Each run's working folder at its cursor (`workspace-a`, `workspace-b`), when it has one. */
+  workspaces() {
+    if (!this.a.workspace && !this.b.workspace) return [];
+    this.folders = ["a", "b"].map((side) => {
+      const list = el("ul", { class: "workspace-files" });
+      list.dataset.role = `workspace-${side}`;
+      list.setAttribute("aria-label", `${this.messages.get("compare_workspace")} · ${this.messages.get(`compare_side_${side}`)}`);
+      return list;
+    });
+    const box = el("div", { class: "comparison-workspaces" });
+    box.append(...this.folders);
+    return [el("h4", {}, this.messages.get("compare_workspace")), box];
+  }
+
+  renderFolders(a, b) {
+    if (!this.folders) return;
+    [[this.a, a], [this.b, b]].forEach(([trace, step], i) => {
+      const at = step === null || step === undefined ? trace.count - 1 : step;
+      const rows = trace.workspace ? folderAt(trace.workspace, at) : [];
+      this.folders[i].replaceChildren(...rows.map((row) => fileRow(row, this.messages)));
+    });
   }
 
   /** The divergence marker and the locals that differ there, or a note that there is none. */
@@ -177,6 +224,7 @@ export class Comparison {
       rows.push(tr);
     }
     this.body.replaceChildren(...rows);
+    this.renderFolders(a, b);
   }
 
   cell(side, step, row, cursor) {
