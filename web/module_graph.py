@@ -23,7 +23,7 @@ ENTRY = "page.js"
 BUNDLE_DIR = JS / "bundle"
 MANIFEST = "manifest.json"
 # the page's style sheets, relative to web/static, bundled beside it (minified, renamed)
-STYLES = ("css/loopstep.css", "css/whatif.css")
+STYLES = ("css/loopstep.css", "css/panes.css", "css/whatif.css")
 # Debug's path from a shipped recording: imported on first use (block-runs.js, shipped.js),
 # preloaded only on a page that has shipped recordings
 DEBUG_PATH = ("model/trace.js", "model/trace-cache.js", "model/replay.js")

@@ -184,12 +184,20 @@ def page_config(lesson, lang: str, view: dict, *, embed: bool = False) -> dict:
                 "entry": b.entry,
                 "customScenario": CUSTOM,
                 "hiddenCalls": hidden_calls(lesson, b),
+                "ownNames": own_names(lesson, b),
             }
             for b in lesson.blocks
         },
         "stages": [stage_view(s, lang) for s in lesson.stages],
         "blocksShown": [b["id"] for b in view["blocks"]],
     }
+
+
+def own_names(lesson, block) -> list[str] | None:
+    """A whole-file block's module's own global names (shown.py), else None."""
+    if [p.name for p in block.parts] != [shown.WHOLE]:
+        return None
+    return shown.module_names(lesson.read(block.source), block.source)
 
 
 def hidden_calls(lesson, block) -> dict:

@@ -1,13 +1,18 @@
-"""Where the messages of a conversation came from, and when a sent list changed.
+"""Where the messages of a conversation came from, and when what a call sent changed.
 
 For every message list seen at a model call (a conversation), the step at which each
 message entered the list (``added``, one per message of the pool) and, per model
-call, the first step at which the list it was sent changed after the call
-(``changed``, one per call). See docs/design.md, "Agent calls".
+call, the first change of what it sent, after the call (``changed``, one per call:
+``[step, kind, position]`` or None). A change is a sent message ``removed`` from the
+list, ``replaced`` by another (unequal) one, or its content ``edited`` in place;
+messages appended after the sent ones change nothing that was sent. See
+docs/design.md, "Agent calls".
 
-Bounded and cheap: from its first model call on, a conversation's list is watched at
-every recorded step by its ``len()`` and the identity of its last item (at most
-``MAX_TRACKED`` lists, the latest ones). A change seen before step ``n`` is recorded
+Bounded: from its first model call on, a conversation's list is watched at every
+recorded step (at most ``MAX_TRACKED`` lists, the latest ones): its ``len()`` and last
+item for ``added``; while a call waits, the sent messages against a shallow copy of
+them taken at the call (``_frozen``: containers copied ``FREEZE_DEPTH`` levels deep,
+at most ``FREEZE_ITEMS`` items each). A change seen before step ``n`` is recorded
 at ``n - 1``, the last step recorded when it happened (the nearest displayed step).
 The messages a list already held at its first call are found in the steps recorded
 so far: a displayed frame holding the list has its value recorded whenever it
@@ -19,18 +24,76 @@ from ..trace.events import CALL
 
 MAX_TRACKED = 16        # conversation lists watched at each step
 MAX_LOOK_BACK = 20_000  # recorded changes of locals read back at a conversation's first call
+FREEZE_DEPTH = 4        # container levels of a sent message compared at each step
+FREEZE_ITEMS = 64       # items of each container compared
 _ABSENT = object()
+_LEAVES = (str, int, float, bool, type(None), bytes)
+
+
+def _frozen(value, depth=FREEZE_DEPTH):
+    """A comparable copy of ``value``'s contents: containers as tuples, ``depth`` levels
+    deep, objects by their attributes; past that, by identity."""
+    kind = type(value)
+    if kind in _LEAVES:
+        return value
+    if depth == 0:
+        return (id(value),)
+    depth -= 1
+    if kind is dict:
+        return ("d", len(value), tuple((k, _frozen(v, depth))
+                                       for k, v in list(value.items())[:FREEZE_ITEMS]))
+    if kind is list or kind is tuple:
+        return ("l", len(value), tuple(_frozen(v, depth) for v in value[:FREEZE_ITEMS]))
+    attrs = getattr(value, "__dict__", None)
+    if type(attrs) is dict:
+        return ("o", id(value), _frozen(attrs, depth))
+    return (id(value),)
 
 
 class _Watched:
-    __slots__ = ("messages", "length", "last", "added_at", "waiting")
+    __slots__ = ("messages", "length", "last", "added_at", "waiting", "items", "frozen")
 
     def __init__(self, messages, added_at):
         self.messages = messages
         self.length = len(messages)
         self.last = messages[-1] if messages else None
         self.added_at = added_at     # the step each position of the list was filled at
-        self.waiting = []            # calls whose sent list has not changed yet
+        self.waiting = []            # (call, sent length) of calls whose sent messages are unchanged
+        self.items = []              # the sent messages, as the latest waiting call sent them
+        self.frozen = []             # and their contents then (_frozen)
+
+    def send(self, k):
+        """Call ``k`` sent the list as it is now: wait for a change of its messages."""
+        messages = self.messages
+        sent = len(messages)
+        have = len(self.items)
+        # the earlier sent messages are still as they were (else no call would wait on them)
+        if not self.waiting or have > sent:
+            have = 0
+        self.items = self.items[:have] + messages[have:]
+        self.frozen = self.frozen[:have] + [_frozen(m) for m in messages[have:]]
+        self.waiting.append((k, sent))
+
+    def first_change(self):
+        """(kind, position) of the first sent message that changed, or None."""
+        messages = self.messages
+        items = self.items
+        sent = len(items)
+        length = len(messages)
+        if length >= sent and messages[:sent] == items:
+            items = self.items = messages[:sent]   # an equal replacement is the message now
+            frozen = self.frozen
+            for position in range(sent):
+                if _frozen(items[position]) != frozen[position]:
+                    return "edited", position
+            return None
+        for position in range(min(sent, length)):
+            now = messages[position]
+            if now is not items[position] and now != items[position]:
+                return "replaced", position
+            if _frozen(now) != self.frozen[position]:
+                return "edited", position
+        return "removed", length
 
 
 class Origins:
@@ -46,16 +109,33 @@ class Origins:
         """Compare the watched lists with what they held at the previous check."""
         step = n - 1 if n > 0 else 0
         for watched in self.watched.values():
+            if watched.waiting:
+                self._sent_changed(watched, step)
             messages = watched.messages
             length = len(messages)
             if length == watched.length and (not length or messages[-1] is watched.last):
                 continue
-            self._changed(watched, messages, length, step)
+            self._grown(watched, messages, length, step)
 
-    def _changed(self, watched, messages, length, step):
-        for k in watched.waiting:
-            self.changed[k] = step
-        watched.waiting = []
+    def _sent_changed(self, watched, step):
+        """Record the first change of the messages the waiting calls sent, if any."""
+        change = watched.first_change()
+        if change is None:
+            return
+        kind, position = change
+        if kind == "replaced" and len(watched.messages) < watched.length:
+            kind = "removed"     # the list got shorter: what follows moved up in its place
+        still = []
+        for k, sent in watched.waiting:
+            if sent > position:
+                self.changed[k] = [step, kind, position]
+            else:
+                still.append((k, sent))
+        watched.waiting = still
+        del watched.items[position:]
+        del watched.frozen[position:]
+
+    def _grown(self, watched, messages, length, step):
         added_at = watched.added_at
         if length < len(added_at):
             del added_at[length:]
@@ -81,7 +161,7 @@ class Origins:
             added_at = ()
         else:
             added_at = watched.added_at
-            watched.waiting.append(len(self.changed))
+            watched.send(len(self.changed))
         for position in range(known, len(ids)):
             at = added_at[position] if position < len(added_at) else step
             self.added.setdefault(ids[position], at)

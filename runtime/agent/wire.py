@@ -8,7 +8,7 @@ the pool indices of the new ones:
               "messages": [MESSAGE, …],
               "calls": [[CONVERSATION, STEP, RET, SHARED, [NEW, …], STOP, RESPONSE, ERROR], …],
               "tools": [[STEP, RET, NAME, ID, INPUT, RESULT, ERROR, RETURNED, CUT], …],
-              "added": [STEP | None, …], "changed": [STEP | None, …]}   # as in the dict form
+              "added": [STEP | None, …], "changed": [[STEP, KIND, POSITION] | None, …]}   # as in the dict form
 
 ``unpack(pack(agent)) == agent`` for every ``agent`` the recorder makes.
 """

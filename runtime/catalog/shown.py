@@ -9,6 +9,7 @@ they are shown). See docs/authoring.md, "Blocks of several functions".
 
 import ast
 import builtins
+import symtable
 from dataclasses import dataclass
 
 from ..trace.statements import find_function
@@ -98,3 +99,22 @@ def hidden_calls(tree, shown, first_line):
                 if name not in names:
                     names.append(name)
     return dict(sorted(found.items()))
+
+
+def module_names(text, filename):
+    """The global names a module's own code binds, in order of first mention: what it
+    assigns, imports, defines at its top level, and what its functions declare ``global``
+    and assign. A whole-file block shows these among its module frame's locals; the rest
+    there are the setup's (docs/design.md, "How a block runs")."""
+    top = symtable.symtable(text, filename, "exec")
+    names = [s.get_name() for s in top.get_symbols()
+             if s.is_assigned() or s.is_imported() or s.is_namespace()]
+    work = list(top.get_children())
+    while work:
+        table = work.pop()
+        work += table.get_children()
+        if table.get_type() == "class":
+            continue
+        names += [s.get_name() for s in table.get_symbols()
+                  if s.is_declared_global() and s.is_assigned() and s.get_name() not in names]
+    return names

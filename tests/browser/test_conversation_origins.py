@@ -1,6 +1,7 @@
 """Message origins in real Chromium: a message's origin button and a tool_result part's
-move the cursor to the step that produced them; the note of a list changed after it was
-sent names and reaches that step (s06 run_subagent and the multitool fixture lesson)."""
+move the cursor to the step that produced them; the note of a sent message changed after
+the call (removed, replaced, edited — not the messages appended) says which and how, and
+reaches that step (s06 run_subagent, the multitool and compacting fixture lessons)."""
 from pathlib import Path
 
 import pytest
@@ -118,31 +119,43 @@ def test_each_tool_result_of_one_turn_goes_to_its_own_tool_run(fixture_page, fix
     expect(current_lines(b).first).to_have_attribute("data-line", "2")
 
 
-def test_a_list_changed_after_it_was_sent_shows_the_step_that_changed_it(fixture_page, fixture_site, site_kind):
+def test_the_note_shows_only_where_a_sent_message_changed_and_says_how(fixture_page, fixture_site, site_kind):
     page = fixture_page
+    # a loop that only appends after each call: no note at any call
     open_fixture(page, fixture_site, site_kind, "multitool")
     b = page.locator('[data-loopstep-block="multitool/agent_loop"]')
     at_call(b, 1, 2)
-    call = int(timeline(b).input_value())
-    note = conversation(b).locator('[data-role="changed-after-send"]')
-    expect(note).to_be_visible()
-    step = int(note.get_attribute("data-step"))
-    assert step > call
-    expect(note).to_contain_text(f"第 {step + 1} 步")
-    activate(page, note)
-    expect(timeline(b)).to_have_value(str(step))
-    # the answer appended after the call: line 5
-    expect(current_lines(b).first).to_have_attribute("data-line", "5")
-    expect(conversation(b).locator('[data-role="changed-after-send"]')).to_have_attribute(
-        "data-step", str(step))
+    for number in (1, 2):
+        marks(b, "model").nth(number - 1).click()
+        expect(b.locator('[data-role="status"]')).to_contain_text(f"第 {number} / 2 ")
+        expect(conversation(b)).to_be_visible()
+        expect(conversation(b).locator('[data-role="changed-after-send"]')).to_be_hidden()
 
-    # a list that no statement changed after its last call: no note
-    open_fixture(page, fixture_site, site_kind, "agent_markup")
-    chat = page.locator('[data-loopstep-block="agent_markup/chat"]')
-    at_call(chat, 2, 2)
-    expect(conversation(chat).locator('[data-role="changed-after-send"]')).to_be_hidden()
-    marks(chat, "model").nth(0).click()
-    expect(conversation(chat).locator('[data-role="changed-after-send"]')).to_be_visible()
+    # a loop that compacts its history: each call's note names the message and the change
+    open_fixture(page, fixture_site, site_kind, "compacting")
+    b = page.locator('[data-loopstep-block="compacting/agent_loop"]')
+    at_call(b, 1, 5)
+    note = conversation(b).locator('[data-role="changed-after-send"]')
+    expect(note).to_be_hidden()      # one message sent; the loop only appended after it
+    for number, kind, text, line in ((2, "edited", "第 3 条消息的内容", "17"),
+                                     (3, "replaced", "第 4 条消息", "19"),
+                                     (4, "removed", "第 6 条消息", "21")):
+        marks(b, "model").nth(number - 1).click()
+        expect(b.locator('[data-role="status"]')).to_contain_text(f"第 {number} / 5 ")
+        call = int(timeline(b).input_value())
+        expect(note).to_be_visible()
+        expect(note).to_have_attribute("data-kind", kind)
+        step = int(note.get_attribute("data-step"))
+        assert step > call
+        expect(note).to_contain_text(text)
+        expect(note).to_contain_text(f"第 {step + 1} 步")
+        expect(note).to_contain_text({"edited": "改动", "replaced": "换成", "removed": "删除"}[kind])
+        activate(page, note)
+        expect(timeline(b)).to_have_value(str(step))
+        expect(current_lines(b).first).to_have_attribute("data-line", line)
+    marks(b, "model").nth(4).click()
+    expect(b.locator('[data-role="status"]')).to_contain_text("第 5 / 5 ")
+    expect(note).to_be_hidden()
 
 
 def test_each_origin_button_names_its_message_or_tool_result(page, server_url, site_kind):

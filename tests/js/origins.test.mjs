@@ -85,3 +85,15 @@ test("the recorded s06 run: the 42 result goes to the second read_file run", () 
   const before = ids[ids.indexOf(result) - 1];
   assert.equal(origins.messageStep(before), calls.calls[1].step);
 });
+
+test("the change of what a call sent: the step, how (removed, replaced, edited) and which message", () => {
+  const withKinds = { ...agent, changed: [null, [22, "edited", 2], [40, "removed", 3]] };
+  const origins = new Origins(new Calls(withKinds), withKinds);
+  assert.equal(origins.change(0), null);
+  assert.equal(origins.changedStep(0), null);
+  assert.deepEqual(origins.change(1), { step: 22, kind: "edited", position: 2 });
+  assert.deepEqual(origins.change(2), { step: 40, kind: "removed", position: 3 });
+  assert.equal(origins.changedStep(2), 40);
+  // a trace from before the kinds: a bare step, no kind
+  assert.deepEqual(new Origins(new Calls(agent), agent).change(0), { step: 5, kind: null, position: null });
+});

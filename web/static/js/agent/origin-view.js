@@ -67,15 +67,24 @@ export class OriginView {
     });
   }
 
-  /** Show the note of call `k` (or hide it: no call, or its list never changed). */
+  /** Show the note of call `k`: which sent message changed and how (or hide it: no call,
+   * or nothing it sent changed). */
   update(k) {
-    const step = k === null || k < 0 ? null : this.origins.changedStep(k);
-    this.note.hidden = step === null;
-    if (step === null) {
+    const change = k === null || k < 0 ? null : this.origins.change(k);
+    this.note.hidden = change === null;
+    if (change === null) {
       delete this.note.dataset.step;
+      delete this.note.dataset.kind;
       return;
     }
-    this.note.dataset.step = String(step);
-    this.note.textContent = this.messages.format("changed_after_send", { step: step + 1 });
+    this.note.dataset.step = String(change.step);
+    const values = { step: change.step + 1, n: (change.position ?? 0) + 1 };
+    if (change.kind) {
+      this.note.dataset.kind = change.kind;
+      this.note.textContent = this.messages.format(`changed_after_send_${change.kind}`, values);
+    } else {
+      delete this.note.dataset.kind;
+      this.note.textContent = this.messages.format("changed_after_send", values);
+    }
   }
 }

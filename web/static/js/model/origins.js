@@ -71,8 +71,21 @@ export class Origins {
     return t === undefined ? null : this.calls.tools[t].step;
   }
 
-  /** The first step that changed the list call `k` was sent after the call, or null. */
+  /**
+   * The first change of what call `k` sent, after the call: `{step, kind, position}`
+   * (`kind` "removed", "replaced" or "edited"; `position` the 0-based place of the
+   * message in the list sent), or null when nothing it sent changed. A trace from
+   * before the kinds were recorded holds a bare step: kind and position null.
+   */
+  change(k) {
+    const c = this.changed[k];
+    if (c === null || c === undefined) return null;
+    if (typeof c === "number") return { step: c, kind: null, position: null };
+    return { step: c[0], kind: c[1], position: c[2] };
+  }
+
+  /** The first step that changed what call `k` sent, or null. */
   changedStep(k) {
-    return this.changed[k] ?? null;
+    return this.change(k)?.step ?? null;
   }
 }

@@ -53,13 +53,19 @@ export function revealCurrent(root) {
 
 /**
  * Variables: one `[data-var]` row per bound local, changed ones marked; then the
- * return value or the exception of a return/exception step.
+ * return value or the exception of a return/exception step. In a module's frame of a
+ * block that lists its module's own names (`own`), the other names — the setup's — are
+ * folded into one disclosure after them.
  */
-export function renderVariables(container, { locals, changed, step }, messages) {
+export function renderVariables(container, { locals, changed, step, own }, messages) {
   const rows = [];
+  const setupRows = [];
   for (const [name, value] of locals ?? []) {
-    rows.push(row(name, value, changed?.has(name), messages, { var: name }));
+    const node = row(name, value, changed?.has(name), messages, { var: name });
+    if (own && step?.fn === "<module>" && !own.has(name)) setupRows.push(node);
+    else rows.push(node);
   }
+  if (setupRows.length) rows.push(setupNames(setupRows, messages));
   if (step?.event === "return" && "ret" in step) {
     rows.push(row(messages.get("returned"), step.ret, true, messages, { special: "return" }));
   }
@@ -71,19 +77,29 @@ export function renderVariables(container, { locals, changed, step }, messages) 
   container.replaceChildren(...rows);
 }
 
+/** The setup's names of a module frame, folded: a summary naming how many, then their rows. */
+function setupNames(rows, messages) {
+  const details = el("details", { class: "setup-names" });
+  details.dataset.role = "setup-names";
+  details.append(el("summary", {}, messages.format("setup_names", { n: rows.length })), ...rows);
+  return details;
+}
+
+const LONG = 48; // characters: a longer (or multi-line) value folds to one line with a disclosure
+
 function row(name, value, changed, messages, data) {
   const { value: valueEl, tree } = renderValue(value, messages);
   const nameEl = el("span", { class: "var-name" }, name);
-  let node;
-  if (tree) {
-    node = el("div", { class: "var" }); // the row holds the tree and, beside it, the row's own buttons
+  const node = el("div", { class: "var" }); // the row holds the line and, beside it, the row's own buttons
+  const full = valueEl.textContent;
+  if (tree || full.length > LONG || full.includes("\n")) {
+    // one line, clipped by CSS; the <summary> opens the items or the whole text
     const details = el("details", { class: "var-tree" });
     const summary = el("summary", { class: "var-line" });
     summary.append(nameEl, valueEl);
-    details.append(summary, tree);
+    details.append(summary, tree ?? el("pre", { class: "var-full" }, full));
     node.append(details);
   } else {
-    node = el("div", { class: "var" });
     const line = el("div", { class: "var-line" });
     line.append(nameEl, valueEl);
     node.append(line);
@@ -229,6 +245,7 @@ export function renderRun(block) {
   const setupText = block.config.setup?.[block.scenario];
   if (setup && setupText !== undefined && setup.textContent !== setupText) setup.textContent = setupText;
   const shown = block.trace && block.index !== null;
+  root.toggleAttribute("data-shown", Boolean(shown)); // the run's panes show (panes.css)
   const at = shown ? block.index : null;
   const s = shown && at !== END ? block.trace.at(at) : null;
   const last = shown ? block.trace.at(block.trace.count - 1) : null;
@@ -239,6 +256,7 @@ export function renderRun(block) {
     const i = s ? at : block.trace.count - 1;
     renderVariables(vars, {
       locals: block.replay.locals(i), changed: block.replay.changed(i), step: s ?? last,
+      own: block.ownNames,
     }, block.messages);
     renderStack(stack, s ? block.replay.stack(i) : [], block.messages);
   } else {

@@ -45,6 +45,8 @@ export class Block {
     this.id = root.dataset.loopstepBlock;
     this.name = config.name; // the block's id within its lesson (URLs, traces)
     this.config = config;
+    // a whole-file block: the names its module binds; the others of its frame are the setup's
+    this.ownNames = config.ownNames ? new Set(config.ownNames) : null;
     this.lesson = lesson;
     this.client = client;
     this.messages = messages;
