@@ -1,4 +1,5 @@
-"""``loopstep trace LESSON/BLOCK --scenario NAME``: print a recorded trace.
+"""``loopstep trace LESSON/BLOCK --scenario NAME``: print a recorded trace; the commands
+of recordings (docs/recordings.md) are in cli_recordings.py.
 
 Also runnable as ``python -m runtime.cli trace ...``.
 """
@@ -11,6 +12,10 @@ from pathlib import Path
 from .catalog.lessons import CUSTOM, LessonError, load_lesson
 from .trace.events import is_hit
 from .recorder import DEFAULT_MAX_STEPS, record
+from .recording.format import RecordingError, load as load_recording
+from . import cli_recordings
+
+EXIT_DIVERGED = 3   # a replay stopped: the program sent what the recording does not hold
 
 
 
@@ -106,6 +111,10 @@ def _parser():
     trace.add_argument("--fork", metavar="CALL=FILE.json",
                        help="CALL (model:K or tool:K, the K-th model or tool call) answers "
                             "the JSON in FILE instead of running (runtime/questions/forks.py)")
+    trace.add_argument("--recording", type=Path, metavar="FILE",
+                       help="answer the model calls from this recording (docs/recordings.md); "
+                            "a divergence exits 3")
+    cli_recordings.add_parsers(commands)
     return parser
 
 
@@ -124,6 +133,8 @@ def _fork(text):
 
 def main(argv=None):
     args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
+    if args.command != "trace":
+        return cli_recordings.run(args)
     lesson_id, _, block = args.target.partition("/")
     try:
         lesson = load_lesson(lesson_id, args.lessons)
@@ -133,8 +144,12 @@ def main(argv=None):
             setup = args.setup.read_text(encoding="utf-8")
             args.scenario = CUSTOM
         fork = None if args.fork is None else _fork(args.fork)
+        recording = None if args.recording is None else load_recording(args.recording)
         trace = record(lesson_id, block, args.scenario, roots=args.lessons,
-                       max_steps=args.max_steps, setup=setup, fork=fork)
+                       max_steps=args.max_steps, setup=setup, fork=fork, recording=recording)
+    except RecordingError as error:
+        print(f"loopstep trace: {error}", file=sys.stderr)
+        return 2
     except (LessonError, KeyError, ValueError, OSError) as error:
         print(f"loopstep trace: {error}", file=sys.stderr)
         return 2
@@ -163,8 +178,18 @@ def main(argv=None):
         print(f"fork: {fork['call']} " + ("answered" if fork["applied"] else "not reached"))
     if trace["result"] is not None:
         print(f"result: {render(trace['result'])}")
+    replay = trace.get("replay")
+    if replay:
+        print(cli_recordings.replay_line(replay))
     print("stdout:")
     print(trace["stdout"], end="" if trace["stdout"].endswith("\n") else "\n")
+    if replay and trace["status"] == "error":
+        print(f"loopstep trace: {trace['message']}", file=sys.stderr)
+        divergence = replay.get("divergence")
+        if divergence:
+            print(f"  recorded: {divergence['recorded']}\n  sent:     {divergence['sent']}",
+                  file=sys.stderr)
+        return EXIT_DIVERGED
     return 0
 
 

@@ -24,6 +24,8 @@ from .catalog.shown import WHOLE, statement_nodes
 from .trace.statements import statement_ranges
 from .trace.steps import Columns, TraceBuilder
 from .trace.values import Folder, presented
+from .recording import format as recording_format
+from .recording.replay import Divergence, NoAnswer, Replay
 
 FORMAT = 1
 # The step cap of every recording unless one is given: the page's (`loopstep serve
@@ -133,6 +135,8 @@ def _run(codes, builder, backend, program_files, namespace, capture=None, fork=N
                 fork.uninstall()
     except StopRecording:
         pass
+    except (Divergence, NoAnswer) as stop:   # a replay that cannot go on (recording/replay.py)
+        return "error", str(stop), "", None
     except (KeyboardInterrupt, LessonError, ForkError):   # LessonError: a declared callable
         raise                                             # is missing; ForkError: see forks.py
     except SystemExit as exc:   # sys.exit(): the program ends as in CPython, no traceback
@@ -156,7 +160,8 @@ def _run(codes, builder, backend, program_files, namespace, capture=None, fork=N
 
 
 def record(lesson, block, scenario, *, roots=None, max_steps=DEFAULT_MAX_STEPS,
-           backend=None, setup=None, questions=None, agent=True, fork=None):
+           backend=None, setup=None, questions=None, agent=True, fork=None, recording=None,
+           live=None):
     """Run ``block`` of ``lesson`` under preset ``scenario``; return the trace dict.
 
     ``roots``: lessons roots (None: the bundled ones). ``backend``: "monitoring"
@@ -167,30 +172,54 @@ def record(lesson, block, scenario, *, roots=None, max_steps=DEFAULT_MAX_STEPS,
     see questions.py); their answers are the trace's ``probes`` key. ``agent``: record the
     model and tool calls the lesson declares (its ``[agent]`` table; agent.py). ``fork``:
     ``{"call": "model:K" | "tool:K", "value": JSON}``, that call answering the value
-    (forks.py); the trace's ``fork`` key says whether the call was reached.
+    (forks.py); the trace's ``fork`` key says whether the call was reached. ``recording``:
+    a recording (docs/recordings.md) answering the model calls, as a preset's
+    ``recording`` does; the trace's ``replay`` key says how far it went. ``live``: an object
+    answering them as a real model (recording/live.py, ``loopstep record``).
     """
     header, cols = _record(lesson, block, scenario, roots, max_steps, backend, setup, questions,
-                           agent, fork)
+                           agent, fork, recording, live)
     header["steps"] = wire.steps(cols)
     return header
 
 
 def record_packed(lesson, block, scenario, *, roots=None, max_steps=DEFAULT_MAX_STEPS,
-                  backend=None, setup=None, questions=None, agent=True, fork=None):
+                  backend=None, setup=None, questions=None, agent=True, fork=None,
+                  recording=None):
     """``record`` in the packed form (docs/design.md, "Packed trace"), as compact JSON text."""
     header, cols = _record(lesson, block, scenario, roots, max_steps, backend, setup, questions,
-                           agent, fork)
+                           agent, fork, recording)
     return wire.dumps(wire.packed(header, cols))
 
 
+def _replayed(spec, block, scenario, recording):
+    """The recording answering this run's model calls (given, or the preset's), or None."""
+    if recording is not None:
+        recording = recording_format.check(recording)
+        made_for = recording["made_for"]
+        if not recording.get("imported_from") and (
+                made_for["lesson"] != spec.id or made_for["block"] not in (None, block)):
+            raise recording_format.RecordingError(
+                f"recording: $.made_for: made for {made_for['lesson']}/"
+                f"{made_for['block'] or '*'}, not for {spec.id}/{block}")
+    elif scenario != custom.CUSTOM and spec.preset(scenario).recording is not None:
+        path = spec.preset(scenario).recording
+        recording = recording_format.loads(spec.read(path), path)
+    if recording is not None and not (spec.standins and spec.standins.model):
+        raise ValueError(f"lesson {spec.id} makes no model call through a stand-in client "
+                         "([standins] modules anthropic or openai): a recording cannot answer")
+    return recording
+
+
 def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, questions=None,
-            agent=True, fork=None):
+            agent=True, fork=None, recording=None, live=None):
     """Run the block; return the trace header (the dict form without steps) and the columns."""
     if not isinstance(max_steps, int) or max_steps < 1:
         raise ValueError("max_steps must be a positive integer")
     fork = None if fork is None else Fork.parse(fork)
     spec = load_lesson(lesson, roots)
     shown = spec.block(block)
+    recording = _replayed(spec, block, scenario, recording) if live is None else None
     programs = custom.programs(spec, block, scenario, setup)
     try:
         codes = custom.compile_all(programs)
@@ -217,7 +246,11 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, ques
     if asked is not None and asked.active:
         builder.questions = asked
     engine = backends.make(backend, traced, builder, program_files)
-    run = standins.Run(spec.standins, output, folder)
+    replay = Replay(recording, lambda text: presented(text, folder)) if recording else None
+    answers = replay or live
+    run = standins.Run(spec.standins, output, folder, recording["cwd"] if recording else
+                       standins.SHOWN)
+    run.answers = answers
     stand_in_calls = run.model_codes()
     capture = Capture(spec.id, spec.agent or AgentSpec((), ()), builder,
                       strict=scenario != custom.CUSTOM, stand_ins=stand_in_calls) \
@@ -237,6 +270,9 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, ques
     try:
         with run:   # the stand-ins; sys.modules, os.environ, cwd, builtins, sys.path put back
             sys.stdin = run.stdin()
+            if answers is not None:
+                answers.real = run.folder
+                answers.text = lambda text: presented(text, folder)
             status, message, tb_text, escaped = _run(codes, builder, engine, program_files,
                                                      run.namespace, capture, fork)
             if tb_text:
@@ -260,6 +296,8 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, ques
         header["agent"] = captured
     if fork is not None:
         header["fork"] = fork.to_dict()
+    if replay is not None:
+        header["replay"] = replay.summary()
     return header, builder.cols
 
 

@@ -223,7 +223,8 @@ LINE = Int("a line number (1 or more)", minimum=1)
 LANG_TEXT = Table({lang: TEXT for lang in LANGS}, f"a table of {' and '.join(LANGS)} texts")
 DOTTED = ListOf(Text("a dotted Python name"), "an array of dotted names", min_items=0)
 
-PRESET = Table({"name": NAME, "zh": TEXT, "en": TEXT})
+# `recording`: a recording file (docs/recordings.md) answering the preset's model calls
+PRESET = Table({"name": NAME, "zh": TEXT, "en": TEXT, "recording": optional(PATH)})
 SYMBOLS = ListOf(Text('a Python function name, or "*" alone',
                       valid=lambda value: value == "*" or value.isidentifier()),
                  'an array of function names, or ["*"]')
