@@ -10,7 +10,6 @@ Exit codes: 0 done, 2 a clear error (bad file, provider error: one line, nothing
 written), 3 a recording that no longer replays (``check``), 130 interrupted.
 """
 
-import json
 import os
 import sys
 import tempfile
@@ -20,7 +19,7 @@ from .catalog.lessons import LessonError, load_lesson, load_lessons
 from .recorder import record
 from .recording import format as recording_format
 from .recording import learn_claude_code
-from .recording.live import KEY_ENV, Live
+from .recording.live import KEY_ENV, Live, add_tool_executions
 from .standins import SHOWN
 
 EXIT_STALE = 3
@@ -78,24 +77,6 @@ def _fail(command, reason, code=2):
     return code
 
 
-def _tool_text(value):
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-
-
-def add_tools(recording, agent):
-    """Each tool execution of the run's agent part under the model call it followed."""
-    calls, tools = (agent or {}).get("calls", []), (agent or {}).get("tools", [])
-    for tool in tools:
-        before = [i for i, call in enumerate(calls) if call["step"] <= tool["step"]]
-        if not before or before[-1] >= len(recording["calls"]):
-            continue
-        output = _tool_text(tool["result"])
-        entry = {"name": tool["name"], "input": tool["input"], "output": output}
-        if tool.get("cut") or output.endswith("…") and len(output) >= 2000:
-            entry["cut"] = True
-        recording["calls"][before[-1]]["tools"].append(entry)
-
-
 def _record(args):
     lesson_id, _, block = args.target.partition("/")
     key = os.environ.get(KEY_ENV[args.provider])
@@ -103,8 +84,9 @@ def _record(args):
         return _fail("record", f"{KEY_ENV[args.provider]} is not set")
     if args.output.exists() and args.output.is_dir():
         return _fail("record", f"{args.output} is a folder")
+    err = sys.stderr   # the recorder captures sys.stderr while the program runs
     live = Live(args.provider, key, (lesson_id, block, args.scenario), args.base_url,
-                args.model, progress=lambda line: print(line, file=sys.stderr, flush=True))
+                args.model, progress=lambda line: print(line, file=err, flush=True))
     hidden = {name: os.environ.pop(name) for name in KEY_ENV.values() if name in os.environ}
     try:
         lesson = load_lesson(lesson_id, args.lessons)
@@ -121,7 +103,7 @@ def _record(args):
         return _fail("record", live.failure)
     recording = live.recording
     recording["status"] = trace["status"]
-    add_tools(recording, trace.get("agent"))
+    add_tool_executions(recording)
     text = recording_format.dumps(recording_format.check(recording))
     if key in text:
         return _fail("record", "the run's requests hold the key; nothing written")

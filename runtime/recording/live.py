@@ -114,3 +114,51 @@ class Live:
                       f"{tokens[0]} in / {tokens[1]} out tokens, {seconds:.2f} s")
         cwd = self.recording["cwd"]
         return swap_text(response, cwd, self.real) if self.real and self.real != cwd else response
+
+
+def _asked(provider, response):
+    """[(id, name, input)] of the tools a response asks for."""
+    if provider == "anthropic":
+        return [(b.get("id"), b.get("name"), b.get("input")) for b in response.get("content", [])
+                if isinstance(b, dict) and b.get("type") == "tool_use"]
+    asked = []
+    for choice in response.get("choices", [])[:1]:
+        for call in (choice.get("message") or {}).get("tool_calls") or []:
+            function = call.get("function") or {}
+            try:
+                arguments = json.loads(function.get("arguments") or "{}")
+            except ValueError:
+                arguments = function.get("arguments")
+            asked.append((call.get("id"), function.get("name"), arguments))
+    return asked
+
+
+def _results(provider, request):
+    """{tool id: output text} of the tool results a request carries."""
+    found = {}
+    for message in request.get("messages", []):
+        if provider == "openai":
+            if message.get("role") == "tool":
+                found[message.get("tool_call_id")] = message.get("content")
+            continue
+        content = message.get("content")
+        for part in content if isinstance(content, list) else ():
+            if isinstance(part, dict) and part.get("type") == "tool_result":
+                found[part.get("tool_use_id")] = part.get("content")
+    return found
+
+
+def add_tool_executions(recording):
+    """Each call's ``tools``: the tools its answer asked for, with the output a later
+    request sent back (the run's own tool results)."""
+    provider, calls = recording["provider"], recording["calls"]
+    for index, call in enumerate(calls):
+        for tool_id, name, tool_input in _asked(provider, call["response"]):
+            for later in calls[index + 1:]:
+                output = _results(provider, later["request"]).get(tool_id)
+                if output is not None:
+                    if not isinstance(output, str):
+                        output = json.dumps(output, ensure_ascii=False)
+                    call["tools"].append({"name": name, "input": tool_input, "output": output})
+                    break
+    return recording
