@@ -25,7 +25,7 @@ from .trace.statements import statement_ranges
 from .trace.steps import Columns, TraceBuilder
 from .trace.values import Folder, presented
 from .recording import format as recording_format
-from .recording.replay import Divergence, NoAnswer, Replay
+from .recording.replay import Divergence, NoAnswer, Replay, answerable
 
 FORMAT = 1
 # The step cap of every recording unless one is given: the page's (`loopstep serve
@@ -195,19 +195,15 @@ def record_packed(lesson, block, scenario, *, roots=None, max_steps=DEFAULT_MAX_
 def _replayed(spec, block, scenario, recording):
     """The recording answering this run's model calls (given, or the preset's), or None."""
     if recording is not None:
-        recording = recording_format.check(recording)
-        made_for = recording["made_for"]
-        if not recording.get("imported_from") and (
-                made_for["lesson"] != spec.id or made_for["block"] not in (None, block)):
-            raise recording_format.RecordingError(
-                f"recording: $.made_for: made for {made_for['lesson']}/"
-                f"{made_for['block'] or '*'}, not for {spec.id}/{block}")
+        recording = recording_format.check_made_for(recording_format.check(recording),
+                                                    spec.id, block)
     elif scenario != custom.CUSTOM and spec.preset(scenario).recording is not None:
         path = spec.preset(scenario).recording
         recording = recording_format.loads(spec.read(path), path)
-    if recording is not None and not (spec.standins and spec.standins.model):
-        raise ValueError(f"lesson {spec.id} makes no model call through a stand-in client "
-                         "([standins] modules anthropic or openai): a recording cannot answer")
+    if recording is not None and not answerable(spec):
+        raise recording_format.RecordingError(
+            f"lesson {spec.id} makes no model call through a stand-in client "
+            "([standins] modules anthropic or openai): a recording cannot answer")
     return recording
 
 

@@ -68,7 +68,7 @@ def test_record_then_replay_through_the_unmodified_lesson(tmp_path, monkeypatch,
         assert replayed[key] == live_trace[key], key
     assert replayed["agent"]["messages"] == live_trace["agent"]["messages"]
     thinking = replayed["agent"]["messages"][replayed["agent"]["calls"][0]["response"]]
-    assert thinking[1][0][0] == "other" and "Read it." in thinking[1][0][2]
+    assert thinking[1][0][0] == "thinking" and "Read it." in thinking[1][0][1]
 
 
 def test_model_is_replaced_on_the_wire_only(tmp_path, monkeypatch):

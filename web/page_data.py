@@ -10,6 +10,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from loopstep.runtime.catalog.lessons import CUSTOM
 from loopstep.runtime.recorder import DEFAULT_MAX_STEPS
+from loopstep.runtime.recording.replay import answerable
 
 from . import assets, bundles, module_graph, recordings
 from .highlight import highlight_lines
@@ -84,6 +85,7 @@ def block_view(lesson, block, lang: str, scenario: str | None = None) -> dict:
         "presets": [{"name": n, "label": preset_label(lesson, n, lang)} for n in block.presets],
         "setup_text": setup_display(lesson, block.id, scenario),
         "agent": lesson.agent is not None,   # event breakpoints: a run may make model calls
+        "recordable": answerable(lesson),    # a recording file may answer its model calls
     }
 
 

@@ -50,6 +50,17 @@ def check(value, where="recording"):
     return value
 
 
+def check_made_for(recording, lesson, block, where="recording"):
+    """RecordingError naming both blocks when ``recording`` was made for another block
+    than ``lesson/block`` (an imported recording names no block: any fits)."""
+    made_for = recording["made_for"]
+    if not recording.get("imported_from") and (
+            made_for["lesson"] != lesson or made_for["block"] not in (None, block)):
+        raise RecordingError(f"{where}: $.made_for: made for {made_for['lesson']}/"
+                             f"{made_for['block'] or '*'}, not for {lesson}/{block}")
+    return recording
+
+
 def loads(text, where="recording"):
     try:
         value = json.loads(text)

@@ -38,6 +38,12 @@ class NoAnswer(BaseException):
         self.call = call
 
 
+def answerable(spec):
+    """Whether a recording can answer the model calls of lesson ``spec``'s runs: they go
+    through a stand-in client ([standins] ``model``)."""
+    return bool(spec.standins and spec.standins.model)
+
+
 def swap_text(value, old, new):
     if isinstance(value, str):
         return value.replace(old, new)

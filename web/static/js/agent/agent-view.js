@@ -295,11 +295,18 @@ export class AgentView {
 
   partNode(p) {
     const m = this.messages;
-    const node = el("div", { class: `part part-${p.kind}` });
+    // a thinking block is collapsed: the reader opens it
+    const node = el(p.kind === "thinking" ? "details" : "div", { class: `part part-${p.kind}` });
     node.dataset.part = "";
     node.dataset.kind = p.kind;
     if (p.kind === "text") {
       node.append(el("p", { class: "part-text" }, p.text));
+    } else if (p.kind === "thinking") {
+      if (p.redacted) node.dataset.redacted = "true";
+      node.append(el("summary", { class: "part-head" }, m.get(p.redacted ? "thinking_redacted" : "thinking")),
+        el("pre", { class: "part-thinking-text" }, p.text));
+    } else if (p.kind === "raw") {
+      node.append(el("p", { class: "part-head" }, m.get("raw_part")), el("pre", { class: "part-raw" }, p.text));
     } else if (p.kind === "tool_use") {
       node.dataset.tool = p.name;
       node.dataset.toolId = p.id;

@@ -6,12 +6,16 @@ import { lastAtOrBefore } from "./sorted.js";
 
 const END = -1; // stepping.js: the program ran to its end
 
-/** One content part for display: {kind: "text"|"tool_use"|"tool_result", …}. */
+/** One content part for display: {kind: "text"|"tool_use"|"tool_result"|"thinking"|"raw",
+ * …} ("thinking": a thinking block, `redacted` when the provider hid its text; "raw": a
+ * block a recording tool kept only as text). */
 export function part(raw) {
   if (typeof raw === "string") return { kind: "text", text: raw };
   const [kind, a, b, c] = raw;
   if (kind === "tool_use") return { kind, id: a, name: b, input: c };
   if (kind === "tool_result") return { kind, id: a, text: contentText(b), error: Boolean(c) };
+  if (kind === "thinking") return { kind, text: a, redacted: Boolean(b) };
+  if (kind === "raw") return { kind, text: a };
   return { kind: "text", text: `[${a}] ${b}` };
 }
 
