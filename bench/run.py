@@ -185,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
             if "agent" in only:
                 results["agent"] = agent_calls.measure(pw, base, args.quick)
             if "shipped" in only:
-                print("Debug from the shipped recordings vs a stock boot ...", flush=True)
+                print("Debug from the shipped traces vs a stock boot ...", flush=True)
                 results["shipped"] = shipped.section(pw, base, 2 if args.quick else 5,
                                                      1 if args.quick else 3)
         if "cpython" in only:

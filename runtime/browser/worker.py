@@ -3,7 +3,7 @@ files are written under its folder: record a block (its model calls answered by 
 recording file the reader loaded, when given: ``recording_problem`` checks that file
 first), the recording file of a preset (to download it), and name the precompiled modules
 that were not compiled from the sources beside them. The build's shipped traces
-(scripts/build_recordings.mjs) and the Node tests record through the same ``record``."""
+(scripts/build_shipped_traces.mjs) and the Node tests record through the same ``record``."""
 import json
 import sys
 

@@ -55,7 +55,7 @@ export class RuntimeClient extends EventTarget {
     if (this.ready) return this.ready;
     this.ready = new Promise((resolve, reject) => {
       // the worker the head's early script started (or left to start now: a page with
-      // shipped recordings), once; else (a restart) a new one
+      // shipped traces), once; else (a restart) a new one
       window.loopstepStartEarly?.();
       const early = window.loopstepEarlyWorker;
       const worker = early?.worker ?? new Worker(this.workerURL, { type: "module", name: "loopstep-python" });
