@@ -56,6 +56,9 @@ def replay_line(replay):
     source = f", imported from {replay['imported_from']}" if replay.get("imported_from") else ""
     line = (f"replay: {min(replay['made'], replay['calls'])} of {replay['calls']} recorded "
             f"model calls ({replay['provider']}, {replay['model']}{source})")
+    tools = replay.get("tool_outputs")
+    if tools:
+        line += f", {tools} tool output{'s' if tools != 1 else ''} from the recording"
     return line + (f"; {replay['note']}" if replay.get("note") else "")
 
 

@@ -26,6 +26,7 @@ from .trace.steps import Columns, TraceBuilder
 from .trace.values import Folder, presented
 from .recording import format as recording_format
 from .recording.replay import Divergence, NoAnswer, Replay, answerable
+from .recording.tools import RecordedTools
 
 FORMAT = 1
 # The step cap of every recording unless one is given: the page's (`loopstep serve
@@ -111,9 +112,11 @@ def _traceback_text(exc, program_files):
     return "".join(lines)
 
 
-def _run(codes, builder, backend, program_files, namespace, capture=None, fork=None):
+def _run(codes, builder, backend, program_files, namespace, capture=None, fork=None,
+         recorded=None):
     """Execute the program codes in ``namespace``; return (status, message, traceback,
-    the exception that escaped or None). ``fork``: a Fork (forks.py) answering one call."""
+    the exception that escaped or None). ``fork``: a Fork (forks.py) answering one call;
+    ``recorded``: a recording's tool outputs (recording/tools.py) answering tool calls."""
     try:
         backend.start()
         try:
@@ -125,14 +128,20 @@ def _run(codes, builder, backend, program_files, namespace, capture=None, fork=N
             if capture is not None:   # the declared agent calls, observed from the entry on
                 capture.early = None
                 watched = capture.resolve(namespace)
+                if recorded is not None:
+                    watched = recorded.install(namespace, capture)
                 if fork is not None:
                     watched = fork.install(capture, namespace)
                 backend.watch(watched, capture)
+            elif recorded is not None:
+                recorded.install(namespace)
             exec(codes[-1], namespace)
         finally:
             backend.stop()
             if fork is not None:
                 fork.uninstall()
+            if recorded is not None:
+                recorded.uninstall()
     except StopRecording:
         pass
     except (Divergence, NoAnswer) as stop:   # a replay that cannot go on (recording/replay.py)
@@ -244,6 +253,8 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, ques
     engine = backends.make(backend, traced, builder, program_files)
     replay = Replay(recording, lambda text: presented(text, folder)) if recording else None
     answers = replay or live
+    recorded = RecordedTools(replay, spec.agent.tools) \
+        if replay is not None and recording.get("imported_from") and spec.agent else None
     run = standins.Run(spec.standins, output, folder, recording["cwd"] if recording else
                        standins.SHOWN)
     run.answers = answers
@@ -257,6 +268,8 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, ques
         fork.capture, fork.keep = capture, set(stand_in_calls)
         capture.fork = fork
         run.fork = fork if fork.kind == "model" else None
+    if capture is not None:
+        capture.recorded = recorded
 
     saved_lines = {p.path: linecache.cache.get(p.path) for p in programs}
     for p in programs:
@@ -270,7 +283,7 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, ques
                 answers.real = run.folder
                 answers.text = lambda text: presented(text, folder)
             status, message, tb_text, escaped = _run(codes, builder, engine, program_files,
-                                                     run.namespace, capture, fork)
+                                                     run.namespace, capture, fork, recorded)
             if tb_text:
                 output.write(tb_text)
             setup_error = escaped and custom.runtime_error(escaped, spec.setup, program_files,
@@ -294,6 +307,7 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, ques
         header["fork"] = fork.to_dict()
     if replay is not None:
         header["replay"] = replay.summary()
+        header["replay"]["tool_outputs"] = recorded.answered if recorded is not None else 0
     return header, builder.cols
 
 

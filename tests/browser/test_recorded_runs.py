@@ -211,3 +211,31 @@ def test_download_then_load_replays_the_same_output(recorded_page, tmp_path):
     with page.expect_download() as again:
         b.locator('button[data-action="download-recording"]').click()
     assert again.value.suggested_filename == saved.name
+
+
+def test_an_imported_recordings_tool_outputs_answer_the_handler(recorded_page):
+    """imported.json came from another tool: its tool outputs (not the stand-in notes)
+    answer read_note, marked as the recording's; the second one its source cut."""
+    expected = cpython(scenario="imported")
+    assert expected["status"] == "finished" and expected["replay"]["tool_outputs"] == 2
+    b = recorded_page.locator(BLOCK)
+    wait_ready(b)
+    select_scenario(b, "imported")
+    run_to_end(b)
+    expect(b).to_have_attribute("data-state", "finished")
+    expect(output(b)).to_have_text(shown_output(expected["stdout"]))
+    expect(output(b)).to_contain_text("buy oat milk")
+    info = b.locator('[data-role="recording-info"]')
+    expect(info).to_have_attribute("data-imported-from", "learn-claude-code")
+    results = b.locator('[data-role="conversation"] [data-part][data-kind="tool_result"]')
+    expect(results).to_have_count(2)
+    expect(results.nth(0)).to_have_attribute("data-recorded", "true")
+    expect(results.nth(0)).not_to_have_attribute("data-cut", "true")
+    expect(results.nth(0).locator("pre")).to_have_text("buy oat milk\nfix the login bug\n")
+    expect(results.nth(1)).to_have_attribute("data-recorded", "true")
+    expect(results.nth(1)).to_have_attribute("data-cut", "true")
+    expect(results.nth(1)).to_have_attribute("data-length", "7200")
+    # the scripted preset runs the handler itself: nothing is the recording's
+    select_scenario(b, "scripted")
+    run_to_end(b)
+    expect(b.locator('[data-role="conversation"] [data-part][data-recorded]')).to_have_count(0)

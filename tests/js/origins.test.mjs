@@ -85,3 +85,16 @@ test("the recorded s06 run: the 42 result goes to the second read_file run", () 
   const before = ids[ids.indexOf(result) - 1];
   assert.equal(origins.messageStep(before), calls.calls[1].step);
 });
+
+test("a tool_result part's execution says whether the recording answered it and cut it", () => {
+  const recorded = { ...agent, tools: [
+    [...agent.tools[0], 0, null, 1, null],
+    [...agent.tools[1], 0, null, 1, { length: 7200 }],
+    agent.tools[2],   // a trace from before the fields existed
+  ] };
+  const origins = new Origins(new Calls(recorded), recorded);
+  assert.deepEqual([origins.partTool(2, 0).recorded, origins.partTool(2, 0).source_cut], [true, null]);
+  assert.deepEqual(origins.partTool(2, 1).source_cut, { length: 7200 });
+  assert.deepEqual([origins.partTool(4, 0).recorded, origins.partTool(4, 0).source_cut], [false, null]);
+  assert.equal(origins.partTool(0, 0), null);
+});

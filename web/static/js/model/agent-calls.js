@@ -48,8 +48,11 @@ export class Calls {
       last.set(conversation, k);
       return { conversation, step, ret, shared, fresh, stop, response, error, previous };
     });
-    this.tools = agent.tools.map(([step, ret, name, id, input, result, error, returned, cut]) => ({
+    // recorded: answered from an imported recording; source_cut: {length} when the
+    // recording's source cut the output (runtime/recording/tools.py)
+    this.tools = agent.tools.map(([step, ret, name, id, input, result, error, returned, cut, recorded, sourceCut]) => ({
       step, ret, name, id, input, result, error: Boolean(error), returned, cut: Boolean(cut),
+      recorded: Boolean(recorded), source_cut: sourceCut ?? null,
     }));
     this.steps = Int32Array.from(this.calls, (c) => c.step);
     this.memo = { k: -1, ids: null };
