@@ -1,8 +1,9 @@
 """The commands of recordings (docs/recordings.md), beside ``loopstep trace``:
 
 - ``loopstep record LESSON/BLOCK --scenario PRESET --provider anthropic|openai
-  [--base-url URL] [--model NAME] -o FILE``: the block run in this Python with the
-  stand-in client sending real requests; the run's model calls written to FILE;
+  [--base-url URL] [--model NAME] [--input TEXT]… -o FILE``: the block run in this Python
+  with the stand-in client sending real requests (``--input``: the answers of ``input()``,
+  kept in the recording); the run's model calls written to FILE;
 - ``loopstep import learn-claude-code TRACE.json [--cwd PATH] -o FILE``;
 - ``loopstep check [--lessons DIR]``: every recording preset replayed; a stale one named.
 
@@ -38,6 +39,9 @@ def add_parsers(commands):
                                                        "compatible provider)")
     rec.add_argument("--model", metavar="NAME", help="the model sent on the wire instead of "
                                                      "the program's")
+    rec.add_argument("--input", action="append", metavar="TEXT", dest="inputs",
+                     help="an answer of the program's input() (repeat for each, in order; "
+                          "instead of the lesson's [standins] input)")
     rec.add_argument("-o", "--output", required=True, type=Path, metavar="FILE")
     rec.add_argument("--lessons", action="append", metavar="DIR")
     imp = commands.add_parser("import", help="make a recording from another tool's trace")
@@ -95,7 +99,8 @@ def _record(args):
         lesson = load_lesson(lesson_id, args.lessons)
         lesson.block(block)
         lesson.preset(args.scenario)
-        trace = record(lesson_id, block, args.scenario, roots=args.lessons, live=live)
+        trace = record(lesson_id, block, args.scenario, roots=args.lessons, live=live,
+                       inputs=args.inputs)
     except KeyboardInterrupt:
         return _fail("record", "interrupted; nothing written", 130)
     except (LessonError, KeyError, ValueError, OSError) as error:
@@ -106,6 +111,8 @@ def _record(args):
         return _fail("record", live.failure)
     recording = live.recording
     recording["status"] = trace["status"]
+    if args.inputs is not None:
+        recording["input"] = list(args.inputs)
     add_tool_executions(recording)
     text = recording_format.dumps(recording_format.check(recording))
     if key in text:

@@ -170,7 +170,7 @@ def _run(codes, builder, backend, program_files, namespace, capture=None, fork=N
 
 def record(lesson, block, scenario, *, roots=None, max_steps=DEFAULT_MAX_STEPS,
            backend=None, setup=None, questions=None, agent=True, fork=None, recording=None,
-           live=None):
+           live=None, inputs=None):
     """Run ``block`` of ``lesson`` under preset ``scenario``; return the trace dict.
 
     ``roots``: lessons roots (None: the bundled ones). ``backend``: "monitoring"
@@ -184,10 +184,12 @@ def record(lesson, block, scenario, *, roots=None, max_steps=DEFAULT_MAX_STEPS,
     (forks.py); the trace's ``fork`` key says whether the call was reached. ``recording``:
     a recording (docs/recordings.md) answering the model calls, as a preset's
     ``recording`` does; the trace's ``replay`` key says how far it went. ``live``: an object
-    answering them as a real model (recording/live.py, ``loopstep record``).
+    answering them as a real model (recording/live.py, ``loopstep record``). ``inputs``: the
+    answers of ``input()`` instead of the lesson's ``[standins] input`` (a recording that
+    holds ``input`` gives its own).
     """
     header, cols = _record(lesson, block, scenario, roots, max_steps, backend, setup, questions,
-                           agent, fork, recording, live)
+                           agent, fork, recording, live, inputs)
     header["steps"] = wire.steps(cols)
     return header
 
@@ -217,7 +219,7 @@ def _replayed(spec, block, scenario, recording):
 
 
 def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, questions=None,
-            agent=True, fork=None, recording=None, live=None):
+            agent=True, fork=None, recording=None, live=None, inputs=None):
     """Run the block; return the trace header (the dict form without steps) and the columns."""
     if not isinstance(max_steps, int) or max_steps < 1:
         raise ValueError("max_steps must be a positive integer")
@@ -258,6 +260,10 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, ques
     run = standins.Run(spec.standins, output, folder, recording["cwd"] if recording else
                        standins.SHOWN)
     run.answers = answers
+    if recording is not None and "input" in recording:
+        inputs = recording["input"]
+    if inputs is not None:
+        run.inputs = tuple(inputs)
     stand_in_calls = run.model_codes()
     capture = Capture(spec.id, spec.agent or AgentSpec((), ()), builder,
                       strict=scenario != custom.CUSTOM, stand_ins=stand_in_calls) \
@@ -270,6 +276,8 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, ques
         run.fork = fork if fork.kind == "model" else None
     if capture is not None:
         capture.recorded = recorded
+        if live is not None:
+            live.depth = capture.last_depth
 
     saved_lines = {p.path: linecache.cache.get(p.path) for p in programs}
     for p in programs:

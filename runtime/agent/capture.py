@@ -268,6 +268,10 @@ class Capture:
         self.tool_calls.append(record)
         return record
 
+    def last_depth(self):
+        """The conversation depth of the latest model call (0 before any)."""
+        return self.conversations[self.calls[-1]["conversation"]][0] if self.calls else 0
+
     # -- result --------------------------------------------------------------------
     def result(self):
         """The ``agent`` part of the trace (dict form), or None when nothing was called."""

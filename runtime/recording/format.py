@@ -5,6 +5,7 @@
      "provider": "anthropic" | "openai", "model": the model used,
      "origin": the endpoint's origin (null when not known), "cwd": the run's folder,
      "imported_from": null | "learn-claude-code", "status": the run's status,
+     "input": the answers of input() the run was given, when not its preset's (optional),
      "calls": [{"request": the JSON body the SDK sends, "response": the provider's JSON,
                 "seconds": 0.8,
                 "tools": [{"name", "input", "output", "cut"?, "length"?}]}, …]}

@@ -58,6 +58,7 @@ class Live:
         self.progress = progress or (lambda line: None)
         self.text = str          # set by the recorder: how the run shows its folder
         self.real = None
+        self.depth = lambda: 0   # set by the recorder: the conversation depth of this call
         self.failure = None
         self.recording = recording_format.new(*made_for, provider, model or "",
                                               origin(self.base), cwd)
@@ -110,7 +111,8 @@ class Live:
         usage = response.get("usage") or {}
         tokens = (usage.get("input_tokens", usage.get("prompt_tokens", 0)),
                   usage.get("output_tokens", usage.get("completion_tokens", 0)))
-        self.progress(f"call {len(calls)}: {len(body.get('messages', []))} messages, "
+        self.progress(f"call {len(calls)}: depth {self.depth()}, "
+                      f"{len(body.get('messages', []))} messages, "
                       f"{tokens[0]} in / {tokens[1]} out tokens, {seconds:.2f} s")
         cwd = self.recording["cwd"]
         return swap_text(response, cwd, self.real) if self.real and self.real != cwd else response

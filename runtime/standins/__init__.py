@@ -38,6 +38,7 @@ class Run:
         self.ids = Ids()
         self.fork = None          # a Fork (runtime/questions/forks.py) whose model call the clients answer
         self.answers = None       # a recording.Replay (or live sender) answering every model call
+        self.inputs = None        # the answers of input() for this run instead of [standins] input
         self.folder_name = folder_name   # how the trace shows the run's folder
         self.folder = None
         self._saved = None
@@ -52,6 +53,8 @@ class Run:
 
     def stdin(self):
         """The program's stdin: the ``input`` answers, or empty."""
+        if self.inputs is not None:
+            return terminal.stdin(self.inputs, self.output)
         return terminal.stdin(self.standins.input if self.standins else None, self.output)
 
     def __enter__(self):
