@@ -314,3 +314,17 @@ def test_a_preset_answers_from_its_recording_and_check_names_a_stale_one(recorde
     out = capsys.readouterr().out
     assert "stale: agent-whole/real.json (agent-whole/agent_loop, preset delegates): " \
            "divergence at model call 1: system" in out
+
+
+def test_the_quick_comparison_never_says_equal_where_the_normal_forms_differ():
+    from loopstep.runtime.recording.normal import canonical, normal, quick_text, request_body
+    from loopstep.runtime.standins.anthropic import TextBlock
+    block = TextBlock(text="hi")   # citations None: left out of the normal form
+    request = {"model": "m", "messages": [{"role": "assistant", "content": [block]}],
+               "timeout": 5}
+    recorded = {"model": "m", "messages": [{"role": "assistant", "content": [
+        {"text": "hi", "type": "text", "citations": None}]}]}
+    assert quick_text(request) == canonical(normal(recorded))
+    assert request_body(request) == normal(recorded)
+    request["messages"].append({"role": "user", "content": None})   # kept by quick_text
+    assert quick_text(request) != canonical(normal(recorded))

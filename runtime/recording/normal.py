@@ -11,12 +11,23 @@ part of the body.
 
 import json
 
+from ..standins.sdk import Model
+
 _NOT_BODY = ("extra_headers", "extra_query", "timeout")
 
 
 def _plain(value, text):
     """``value`` as JSON data: objects dumped, None fields dropped, strings through
     ``text`` (how the run shows its folder)."""
+    kind = type(value)   # the plain JSON types first: a request is mostly them
+    if kind is str:
+        return text(value)
+    if kind is dict:
+        return {str(k): _plain(v, text) for k, v in value.items() if v is not None}
+    if kind is list:
+        return [_plain(item, text) for item in value]
+    if value is None or kind is bool or kind is int or kind is float:
+        return value
     dump = getattr(value, "model_dump", None)
     if callable(dump) and not isinstance(value, type):
         value = dump()
@@ -38,9 +49,57 @@ def request_body(request, text=str):
     return _plain(body, text)
 
 
+def _json(value):
+    """JSON data with None fields dropped (a recorded body: JSON already)."""
+    if type(value) is dict:
+        return {k: _json(v) for k, v in value.items() if v is not None}
+    if type(value) is list:
+        return [_json(item) for item in value]
+    return value
+
+
 def normal(body):
     """A recorded body in the normal form (None fields dropped)."""
-    return _plain(body, str)
+    return _json(body)
+
+
+def same(recorded, sent):
+    """Whether two normal bodies are equal, types and all (``first_difference`` is None),
+    at the speed of the C encoder."""
+    return canonical(recorded) == canonical(sent)
+
+
+def canonical(body):
+    """A JSON body as one text: equal texts, equal bodies (types and all)."""
+    return json.dumps(body)
+
+
+def _dumped(value):
+    """The C encoder's fallback: an SDK object as its fields that are set, anything else
+    as its text (as ``_plain`` has them)."""
+    if isinstance(value, Model):   # a stand-in's: its fields are its attributes
+        fields = vars(value)
+        return fields if None not in fields.values() else \
+            {k: v for k, v in fields.items() if v is not None}
+    dump = getattr(value, "model_dump", None)
+    if callable(dump) and not isinstance(value, type):
+        return _json(dump())
+    return str(value)
+
+
+def quick_text(request, text=str):
+    """``canonical(request_body(request, text))`` for the usual request, at the speed of
+    the C encoder, else something no canonical body equals: a text equal to a recorded
+    body's canonical text means the bodies are equal. It differs from the normal form
+    only where a slower look is needed — a None field of the program's own data is kept,
+    and ``text`` (the folder's path swapped) applies to the whole text at once —, so a
+    caller compares the normal forms when the texts differ."""
+    body = {k: v for k, v in request.items() if k not in _NOT_BODY and k != "extra_body"}
+    body.update(request.get("extra_body") or {})
+    try:
+        return text(json.dumps(body, default=_dumped))
+    except (TypeError, ValueError):   # keys of mixed types, a circular structure
+        return None
 
 
 def _shown(value):

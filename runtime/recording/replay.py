@@ -1,7 +1,8 @@
 """A run's model calls answered from a recording, in order (docs/recordings.md, "Replay").
 
 Each request the program sends is compared with the recorded one in the normal form
-(normal.py); at the first difference the run stops (``Divergence``), as it does when the
+(normal.py: first as canonical JSON texts, at the speed of the C encoder; the normal forms
+themselves only when those differ); at the first difference the run stops (``Divergence``), as it does when the
 program makes more calls than were recorded (a divergence at call N+1). Both are
 BaseExceptions, so the program's own ``except Exception`` cannot swallow them: the
 recorder ends the run with status ``error``. After a fork's call (runtime/questions/
@@ -13,7 +14,7 @@ as ``cwd`` (the recorder's values.Folder), and a recorded answer's ``cwd`` is ha
 the program as the real folder.
 """
 
-from .normal import first_difference, normal, request_body
+from .normal import canonical, first_difference, normal, quick_text, request_body, same
 
 BEYOND = "(beyond the recording)"
 
@@ -83,9 +84,11 @@ class Replay:
             raise self._stop(Divergence(call, "provider", self.recording["provider"],
                                         provider))
         recorded = self.calls[call - 1]
-        found = first_difference(normal(recorded["request"]), request_body(request, self.text))
-        if found is not None:
-            raise self._stop(Divergence(call, *found))
+        if quick_text(request, self.text) != canonical(recorded["request"]):
+            old, new = normal(recorded["request"]), request_body(request, self.text)
+            found = None if same(old, new) else first_difference(old, new)
+            if found is not None:
+                raise self._stop(Divergence(call, *found))
         if forked:
             self.forked = True
             return None
