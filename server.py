@@ -128,10 +128,14 @@ def main(argv: list[str] | None = None) -> int:
                        help="a lessons directory (repeatable); default: the bundled lessons")
     sub.add_parser("trace", help="print a block's trace (see `loopstep trace --help`)",
                    add_help=False)
+    for name, what in (("record", "record a block's run against a real model"),
+                       ("import", "make a recording from another tool's trace"),
+                       ("check", "replay every recording preset; name stale ones")):
+        sub.add_parser(name, help=f"{what} (see `loopstep {name} --help`)", add_help=False)
     args, rest = parser.parse_known_args(argv)
-    if args.command == "trace":
+    if args.command in ("trace", "record", "import", "check"):
         from loopstep.runtime import cli
-        return cli.main(["trace", *rest])
+        return cli.main([args.command, *rest])
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     try:

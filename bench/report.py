@@ -5,6 +5,7 @@ from pathlib import Path
 
 import questions_bench
 import agent_calls
+import recordings
 import shipped
 
 NOTES = Path(__file__).parent / "notes.md"
@@ -126,6 +127,7 @@ def rows(results: dict) -> list[tuple[str, str, str, str]]:
     out += questions_bench.rows(results.get("questions"))
     out += agent_calls.rows(results.get("agent"))
     out += shipped.rows(results.get("shipped"))
+    out += recordings.rows(results.get("recordings"))
     return out
 
 
@@ -255,6 +257,12 @@ Node {m['node']}; Pyodide {m['pyodide']}.
   ends with 201 messages sent; at random cursor steps, the shown call's view, every
   message's origin step and every tool_result's tool run (`web/static/js/model/origins.js`),
   the changed-after-send step and `boundary()` (`web/static/js/model/boundary.js`).
+- **recordings**: `bench/recordings.py`: `bench/lessons/sdkloop` (100 model calls through
+  the stand-in Anthropic client, 99 tool calls, a 199-message history) recorded with the
+  setup's `reply` answering (scripted) and replayed from a recording of the same run (every
+  request compared with the recorded one), alternating, in this CPython (settrace) and in
+  the vendored Pyodide under Node (sys.monitoring, the worker's Python). Same steps, so the
+  time ratio is the steps/s ratio; the first round in Pyodide warms up.
 
 {questions_bench.DESCRIPTION}
 Raw numbers: `bench/results.json`.

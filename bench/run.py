@@ -48,6 +48,7 @@ import agent_calls  # noqa: E402
 import browser  # noqa: E402
 import measures  # noqa: E402
 import questions_bench  # noqa: E402
+import recordings  # noqa: E402
 import shipped  # noqa: E402
 import report  # noqa: E402
 
@@ -58,7 +59,7 @@ LOAD_PATHS = ["/lessons/s06", "/api/lessons/s06/blocks/run_subagent/presets/norm
               PYODIDE_URL + "pyodide.asm.wasm"]
 FULL_STEPS = 1_100_000
 SECTIONS = ("boot", "breakdown", "trace", "cpython", "load", "ui", "align", "caps", "replay",
-            "questions", "agent", "origins", "shipped")
+            "questions", "agent", "origins", "shipped", "recordings")
 
 
 def free_port() -> int:
@@ -185,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
             if "agent" in only:
                 results["agent"] = agent_calls.measure(pw, base, args.quick)
             if "shipped" in only:
-                print("Debug from the shipped recordings vs a stock boot ...", flush=True)
+                print("Debug from the shipped traces vs a stock boot ...", flush=True)
                 results["shipped"] = shipped.section(pw, base, 2 if args.quick else 5,
                                                      1 if args.quick else 3)
         if "cpython" in only:
@@ -203,6 +204,9 @@ def main(argv: list[str] | None = None) -> int:
         if "replay" in only:
             print("replay jumps in a million steps ...", flush=True)
             results["replay"] = measures.replay_jumps(3 if args.quick else 9)
+        if "recordings" in only:
+            print("a recorded run replayed vs scripted (CPython, Pyodide) ...", flush=True)
+            results["recordings"] = recordings.section(3 if args.quick else 9)
         if "origins" in only:
             print("message origins per cursor move ...", flush=True)
             results["origins"] = measures.origin_moves(500 if args.quick else 2000)

@@ -1,4 +1,4 @@
-"""Debug from the shipped recordings (web/recordings.py) against a stock Pyodide boot.
+"""Debug from the shipped traces (web/shipped_traces.py) against a stock Pyodide boot.
 
 Alternating in one run, per round: the s06 lesson page, from navigation start to the
 frame painted after its cursor reached a breakpoint of `run_subagent` (Debug pressed from
@@ -6,7 +6,7 @@ the page itself as soon as the page is wired: the `loopstep:init` event), and, o
 page, until its runtime is "ready"; then the bare stock Pyodide page until ready.
 First visit: a fresh profile per load. Third visit: the third load of one profile.
 The same again under CPU throttling ×4 and "fast 4G" (CDP Emulation.setCPUThrottlingRate,
-Network.emulateNetworkConditions). Bytes: every shipped recording of the s06 page fetched
+Network.emulateNetworkConditions). Bytes: every shipped trace of the s06 page fetched
 with the browser's Accept-Encoding (encoded body and headers).
 """
 from __future__ import annotations
@@ -29,7 +29,7 @@ FAST_4G = {"offline": False, "latency": 60 * 2.75,
 CPU_RATE = 4
 
 PROBE = """
-window.__shipped = {pressed: null, cursor: null, recording: null, ready: null};
+window.__shipped = {pressed: null, cursor: null, trace: null, ready: null};
 document.addEventListener("loopstep:init", () => {
   const root = document.querySelector('[data-loopstep-block="%(block)s"]');
   root.querySelector('button[data-gutter="%(line)d"]').click();
@@ -42,8 +42,8 @@ document.addEventListener("loopstep:init", () => {
   new MutationObserver(press).observe(debug, {attributes: true});
   press();
   const paused = () => {
-    if (window.__shipped.recording !== null || root.dataset.state !== "paused") return;
-    window.__shipped.recording = root.dataset.recording || "";
+    if (window.__shipped.trace !== null || root.dataset.state !== "paused") return;
+    window.__shipped.trace = root.dataset.trace || "";
     requestAnimationFrame(() => setTimeout(() => { window.__shipped.cursor = performance.now(); }));
   };
   new MutationObserver(paused).observe(root, {attributes: true});
@@ -118,16 +118,16 @@ def _visit(pw, base: str, visit: str, throttled: bool, which: str):
         return once(context, base, throttled)
 
 
-def recording_bytes(pw, base: str) -> dict:
-    """Every shipped recording of the s06 page over the wire (brotli as the browser asks)."""
+def trace_bytes(pw, base: str) -> dict:
+    """Every shipped trace of the s06 page over the wire (brotli as the browser asks)."""
     with browser.profile(pw) as context:
         page = context.new_page()
         sizes = {}
-        page.on("requestfinished", lambda r: "/recordings/" in r.url and sizes.__setitem__(
+        page.on("requestfinished", lambda r: "/traces/" in r.url and sizes.__setitem__(
             r.url, r.sizes()["responseBodySize"] + r.sizes()["responseHeadersSize"]))
         page.goto(f"{base}/lessons/{LESSON}")
         config = page.evaluate(
-            "JSON.parse(document.getElementById('loopstep-runtime').textContent).recordings")
+            "JSON.parse(document.getElementById('loopstep-runtime').textContent).traces")
         urls = [f"{config['url']}{block}/{preset}.json?v={config['version']}"
                 for block, presets in config["runs"].items() for preset in presets]
         page.evaluate("(urls) => Promise.all(urls.map((u) => fetch(u).then((r) => r.text())))",
@@ -143,21 +143,21 @@ def section(pw, base: str, rounds: int, throttled_rounds: int) -> dict:
     out = {}
     for throttled, n in ((False, rounds), (True, throttled_rounds)):
         for visit in ("first", "third"):
-            rows = {"cursor": [], "ready": [], "stock": [], "recording": set()}
+            rows = {"cursor": [], "ready": [], "stock": [], "trace": set()}
             for _ in range(n):
                 lesson = _visit(pw, base, visit, throttled, "lesson")
                 rows["cursor"].append(lesson["cursor"])
                 rows["ready"].append(lesson["ready"])
-                rows["recording"].add(lesson["recording"])
+                rows["trace"].add(lesson["trace"])
                 rows["stock"].append(_visit(pw, base, visit, throttled, "stock"))
             key = f"{visit}{', throttled' if throttled else ''}"
             stock = measures.summary(rows["stock"])
             out[key] = {"cursor_ms": measures.summary(rows["cursor"]),
                         "ready_ms": measures.summary(rows["ready"]), "stock_ms": stock,
-                        "recording": sorted(rows["recording"]),
+                        "trace": sorted(rows["trace"]),
                         "cursor_ratio": measures.summary(rows["cursor"])["median"] / stock["median"],
                         "ready_ratio": measures.summary(rows["ready"])["median"] / stock["median"]}
-    out["bytes"] = recording_bytes(pw, base)
+    out["bytes"] = trace_bytes(pw, base)
     return out
 
 
@@ -177,8 +177,8 @@ def rows(result: dict | None) -> list[tuple[str, str, str, str]]:
         if key == "bytes":
             continue
         throttled = "throttled" in key
-        label = f"Debug → cursor at a breakpoint, {key} visit (recording: " \
-                f"{', '.join(data['recording'])}), vs stock boot {_ms(data['stock_ms'])}"
+        label = f"Debug → cursor at a breakpoint, {key} visit (trace: " \
+                f"{', '.join(data['trace'])}), vs stock boot {_ms(data['stock_ms'])}"
         value = f"{_ms(data['cursor_ms'])} = **{data['cursor_ratio']:.2f}×** stock"
         if throttled:
             ok = data["cursor_ms"]["median"] <= THROTTLED_GOAL_MS
@@ -193,7 +193,7 @@ def rows(result: dict | None) -> list[tuple[str, str, str, str]]:
         else:
             out.append((f"the same page's runtime ready, {key} visit", ready, "", ""))
     b = result["bytes"]
-    out.append((f"shipped recordings of the s06 page over the wire ({b['files']} files)",
+    out.append((f"shipped traces of the s06 page over the wire ({b['files']} files)",
                 f"{b['bytes'] / 1000:.1f} KB", f"≤ {BYTES_GOAL // 1000} KB",
                 _met(b["bytes"] <= BYTES_GOAL)))
     return out

@@ -1,4 +1,5 @@
-"""``loopstep trace LESSON/BLOCK --scenario NAME``: print a recorded trace.
+"""``loopstep trace LESSON/BLOCK --scenario NAME``: print a recorded trace; the commands
+of recordings (docs/recordings.md) are in cli_recordings.py.
 
 Also runnable as ``python -m loopstep.runtime.cli trace ...``.
 """
@@ -13,6 +14,10 @@ from pathlib import Path
 from .catalog.lessons import CUSTOM, LessonError, lesson_ids, load_lesson
 from .trace.events import is_hit
 from .recorder import DEFAULT_MAX_STEPS, record
+from .recording.format import RecordingError, load as load_recording
+from . import cli_recordings
+
+EXIT_DIVERGED = 3   # a replay stopped: the program sent what the recording does not hold
 
 
 
@@ -115,6 +120,10 @@ def _parser():
     trace.add_argument("--fork", metavar="CALL=FILE.json",
                        help="CALL (model:K or tool:K, the K-th model or tool call) answers "
                             "the JSON in FILE instead of running (runtime/questions/forks.py)")
+    trace.add_argument("--recording", type=Path, metavar="FILE",
+                       help="answer the model calls from this recording (docs/recordings.md); "
+                            "a divergence exits 3")
+    cli_recordings.add_parsers(commands)
     return parser
 
 
@@ -178,6 +187,8 @@ def _scenario(lesson, shown, name):
 
 def main(argv=None):
     args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
+    if args.command != "trace":
+        return cli_recordings.run(args)
     try:
         lesson, shown = _target(args.target, args.lessons)
         lesson_id, block = lesson.id, shown.id
@@ -188,9 +199,14 @@ def main(argv=None):
         else:
             args.scenario = _scenario(lesson, shown, args.scenario)
         fork = None if args.fork is None else _fork(args.fork)
+        recording = None if args.recording is None else load_recording(args.recording)
         with Progress(f"{lesson_id}/{block}", sys.stderr, PROGRESS_EVERY):
             trace = record(lesson_id, block, args.scenario, roots=args.lessons,
-                           max_steps=args.max_steps, setup=setup, fork=fork)
+                           max_steps=args.max_steps, setup=setup, fork=fork,
+                           recording=recording)
+    except RecordingError as error:
+        print(f"loopstep trace: {error}", file=sys.stderr)
+        return 2
     except (LessonError, KeyError, ValueError, OSError) as error:
         print(f"loopstep trace: {_message(error)}", file=sys.stderr)
         return 2
@@ -224,6 +240,9 @@ def main(argv=None):
         print(f"fork: {fork['call']} " + ("answered" if fork["applied"] else "not reached"))
     if trace["result"] is not None:
         print(f"result: {render(trace['result'])}")
+    replay = trace.get("replay")
+    if replay:
+        print(cli_recordings.replay_line(replay))
     print("stdout:")
     stdout = trace["stdout"]
     if len(stdout) > MAX_PRINTED_OUTPUT:
@@ -232,6 +251,13 @@ def main(argv=None):
               "(--json prints the whole trace)")
     else:
         print(stdout, end="" if stdout.endswith("\n") else "\n")
+    if replay and trace["status"] == "error":
+        print(f"loopstep trace: {trace['message']}", file=sys.stderr)
+        divergence = replay.get("divergence")
+        if divergence:
+            print(f"  recorded: {divergence['recorded']}\n  sent:     {divergence['sent']}",
+                  file=sys.stderr)
+        return EXIT_DIVERGED
     return 0
 
 

@@ -25,6 +25,9 @@ from .trace.statements import statement_ranges
 from .trace.steps import Columns, TraceBuilder
 from .trace.values import Folder, presented
 from .workspace import Watcher
+from .recording import format as recording_format
+from .recording.replay import Divergence, NoAnswer, Replay, answerable
+from .recording.tools import RecordedTools
 
 FORMAT = 1
 # The step cap of every recording unless one is given: the page's (`loopstep serve
@@ -111,9 +114,11 @@ def _traceback_text(exc, program_files):
     return "".join(lines)
 
 
-def _run(codes, builder, backend, program_files, namespace, capture=None, fork=None):
+def _run(codes, builder, backend, program_files, namespace, capture=None, fork=None,
+         recorded=None):
     """Execute the program codes in ``namespace``; return (status, message, traceback,
-    the exception that escaped or None). ``fork``: a Fork (forks.py) answering one call."""
+    the exception that escaped or None). ``fork``: a Fork (forks.py) answering one call;
+    ``recorded``: a recording's tool outputs (recording/tools.py) answering tool calls."""
     try:
         backend.start()
         try:
@@ -125,16 +130,24 @@ def _run(codes, builder, backend, program_files, namespace, capture=None, fork=N
             if capture is not None:   # the declared agent calls, observed from the entry on
                 capture.early = None
                 watched = capture.resolve(namespace)
+                if recorded is not None:
+                    watched = recorded.install(namespace, capture)
                 if fork is not None:
                     watched = fork.install(capture, namespace)
                 backend.watch(watched, capture)
+            elif recorded is not None:
+                recorded.install(namespace)
             exec(codes[-1], namespace)
         finally:
             backend.stop()
             if fork is not None:
                 fork.uninstall()
+            if recorded is not None:
+                recorded.uninstall()
     except StopRecording:
         pass
+    except (Divergence, NoAnswer) as stop:   # a replay that cannot go on (recording/replay.py)
+        return "error", str(stop), "", None
     except (KeyboardInterrupt, LessonError, ForkError):   # LessonError: a declared callable
         raise                                             # is missing; ForkError: see forks.py
     except SystemExit as exc:   # sys.exit(): the program ends as in CPython, no traceback
@@ -158,7 +171,8 @@ def _run(codes, builder, backend, program_files, namespace, capture=None, fork=N
 
 
 def record(lesson, block, scenario, *, roots=None, max_steps=DEFAULT_MAX_STEPS,
-           backend=None, setup=None, questions=None, agent=True, fork=None):
+           backend=None, setup=None, questions=None, agent=True, fork=None, recording=None,
+           live=None, inputs=None):
     """Run ``block`` of ``lesson`` under preset ``scenario``; return the trace dict.
 
     ``roots``: lessons roots (None: the bundled ones). ``backend``: "monitoring"
@@ -169,30 +183,52 @@ def record(lesson, block, scenario, *, roots=None, max_steps=DEFAULT_MAX_STEPS,
     see questions.py); their answers are the trace's ``probes`` key. ``agent``: record the
     model and tool calls the lesson declares (its ``[agent]`` table; agent.py). ``fork``:
     ``{"call": "model:K" | "tool:K", "value": JSON}``, that call answering the value
-    (forks.py); the trace's ``fork`` key says whether the call was reached.
+    (forks.py); the trace's ``fork`` key says whether the call was reached. ``recording``:
+    a recording (docs/recordings.md) answering the model calls, as a preset's
+    ``recording`` does; the trace's ``replay`` key says how far it went. ``live``: an object
+    answering them as a real model (recording/live.py, ``loopstep record``). ``inputs``: the
+    answers of ``input()`` instead of the lesson's ``[standins] input`` (a recording that
+    holds ``input`` gives its own).
     """
     header, cols = _record(lesson, block, scenario, roots, max_steps, backend, setup, questions,
-                           agent, fork)
+                           agent, fork, recording, live, inputs)
     header["steps"] = wire.steps(cols)
     return header
 
 
 def record_packed(lesson, block, scenario, *, roots=None, max_steps=DEFAULT_MAX_STEPS,
-                  backend=None, setup=None, questions=None, agent=True, fork=None):
+                  backend=None, setup=None, questions=None, agent=True, fork=None,
+                  recording=None):
     """``record`` in the packed form (docs/design.md, "Packed trace"), as compact JSON text."""
     header, cols = _record(lesson, block, scenario, roots, max_steps, backend, setup, questions,
-                           agent, fork)
+                           agent, fork, recording)
     return wire.dumps(wire.packed(header, cols))
 
 
+def _replayed(spec, block, scenario, recording):
+    """The recording answering this run's model calls (given, or the preset's), or None."""
+    if recording is not None:
+        recording = recording_format.check_made_for(recording_format.check(recording),
+                                                    spec.id, block)
+    elif scenario != custom.CUSTOM and spec.preset(scenario).recording is not None:
+        path = spec.preset(scenario).recording
+        recording = recording_format.loads(spec.read(path), path)
+    if recording is not None and not answerable(spec):
+        raise recording_format.RecordingError(
+            f"lesson {spec.id} makes no model call through a stand-in client "
+            "([standins] modules anthropic or openai): a recording cannot answer")
+    return recording
+
+
 def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, questions=None,
-            agent=True, fork=None):
+            agent=True, fork=None, recording=None, live=None, inputs=None):
     """Run the block; return the trace header (the dict form without steps) and the columns."""
     if not isinstance(max_steps, int) or max_steps < 1:
         raise ValueError("max_steps must be a positive integer")
     fork = None if fork is None else Fork.parse(fork)
     spec = load_lesson(lesson, roots)
     shown = spec.block(block)
+    recording = _replayed(spec, block, scenario, recording) if live is None else None
     programs = custom.programs(spec, block, scenario, setup)
     try:
         codes = custom.compile_all(programs)
@@ -219,7 +255,17 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, ques
     if asked is not None and asked.active:
         builder.questions = asked
     engine = backends.make(backend, traced, builder, program_files)
-    run = standins.Run(spec.standins, output, folder)
+    replay = Replay(recording, lambda text: presented(text, folder)) if recording else None
+    answers = replay or live
+    recorded = RecordedTools(replay, spec.agent.tools) \
+        if replay is not None and recording.get("imported_from") and spec.agent else None
+    run = standins.Run(spec.standins, output, folder, recording["cwd"] if recording else
+                       standins.SHOWN)
+    run.answers = answers
+    if recording is not None and "input" in recording:
+        inputs = recording["input"]
+    if inputs is not None:
+        run.inputs = tuple(inputs)
     stand_in_calls = run.model_codes()
     capture = Capture(spec.id, spec.agent or AgentSpec((), ()), builder,
                       strict=scenario != custom.CUSTOM, stand_ins=stand_in_calls,
@@ -231,6 +277,10 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, ques
         fork.capture, fork.keep = capture, set(stand_in_calls)
         capture.fork = fork
         run.fork = fork if fork.kind == "model" else None
+    if capture is not None:
+        capture.recorded = recorded
+        if live is not None:
+            live.depth = capture.last_depth
 
     saved_lines = {p.path: linecache.cache.get(p.path) for p in programs}
     for p in programs:
@@ -240,13 +290,16 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, ques
     try:
         with run:   # the stand-ins; sys.modules, os.environ, cwd, builtins, sys.path put back
             sys.stdin = run.stdin(spec.answers(block, scenario))
+            if answers is not None:
+                answers.real = run.folder
+                answers.text = folder.text   # how the run shows its folder
             watcher = None if run.folder is None else Watcher(
                 run.folder, builder, capture.depth_at if capture is not None else None, folder)
             if watcher is not None:
                 watcher.start()
             try:
                 status, message, tb_text, escaped = _run(codes, builder, engine, program_files,
-                                                         run.namespace, capture, fork)
+                                                         run.namespace, capture, fork, recorded)
             finally:
                 if watcher is not None:
                     watcher.stop()
@@ -275,6 +328,9 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, ques
         header["workspace"] = watcher.result()
     if capture is not None and capture.spec.gate is not None:
         header["gate"] = capture.decisions
+    if replay is not None:
+        header["replay"] = replay.summary()
+        header["replay"]["tool_outputs"] = recorded.answered if recorded is not None else 0
     return header, builder.cols
 
 

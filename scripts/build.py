@@ -10,9 +10,9 @@ installs it) and ignored by git:
 - the fast boot set, web/vendor/loopstep-boot-<version>/ (trimmed standard library,
   memory snapshot, empty.zip, boot.json, .br/.gz copies, SHA256SUMS), by
   scripts/build_boot.mjs;
-- the shipped recordings, its recordings/ folder (every block × preset of the bundled
-  lessons recorded as the page's worker records it, web/recordings.py), by
-  scripts/build_recordings.mjs;
+- the shipped traces, its traces/ folder (every block × preset of the bundled
+  lessons recorded as the page's worker records it, web/shipped_traces.py), by
+  scripts/build_shipped_traces.mjs;
 - the page's modules in one file, web/static/js/bundle/, by scripts/build_page.py
   (esbuild, scripts/esbuild.py; its own manifest says which sources it was made from).
 
@@ -43,23 +43,23 @@ import source_tree  # noqa: E402  (scripts/source_tree.py)
 source_tree.as_package()
 from loopstep.runtime.catalog.lessons import BUNDLED_ROOTS, load_lessons  # noqa: E402  (the standard library only)
 from loopstep.runtime.recorder import DEFAULT_MAX_STEPS  # noqa: E402
-from loopstep.web import assets, bundles, recordings  # noqa: E402
+from loopstep.web import assets, bundles, shipped_traces  # noqa: E402
 
 import build_page  # noqa: E402  (scripts/build_page.py)
 
 SCRIPTS = ROOT / "scripts"
 STAMP = ROOT / "build" / "outputs.json"
 BUILD_SCRIPTS = ("build.py", "source_tree.py", "build_boot.mjs", "build_boot.py", "build_runtime_pyc.mjs",
-                 "build_recordings.mjs", "precompress.mjs")
+                 "build_shipped_traces.mjs", "precompress.mjs")
 # the lessons recorded to choose the trimmed standard library (scripts/build_boot.mjs)
 LESSON_FOLDERS = (ROOT / "runtime" / "lessons", ROOT / "stubs", ROOT / "bench" / "lessons")
 # the snapshot's stored form, shared with the page (build_boot.mjs imports it)
 SNAPSHOT_DELTA = assets.STATIC_DIR / "js" / "boot" / "snapshot-delta.js"
-# the page's code the shipped recordings are made with (build_recordings.mjs runs it)
+# the page's code the shipped traces are made with (build_shipped_traces.mjs runs it)
 WORKER = assets.STATIC_DIR / "js" / "worker.js"
 RECORDING_CODE = (WORKER, assets.STATIC_DIR / "js" / "boot" / "boot.js",
                   assets.STATIC_DIR / "js" / "boot" / "snapshot-runtime.js",
-                  Path(recordings.__file__))
+                  Path(shipped_traces.__file__))
 
 
 def _files_under(folder: Path, suffixes: tuple[str, ...]) -> list[Path]:
@@ -145,18 +145,18 @@ def config() -> dict:
         "runtimeModules": bundles.runtime_modules(),
         "snapshotDelta": str(SNAPSHOT_DELTA),
         "workerRoot": assets.WORKER_ROOT,
-        "recordings": recordings_job(),
+        "traces": traces_job(),
     }
 
 
-def recordings_job() -> dict:
-    """What build_recordings.mjs records: every block × preset of the bundled lessons."""
+def traces_job() -> dict:
+    """What build_shipped_traces.mjs records: every block × preset of the bundled lessons."""
     lessons = load_lessons(BUNDLED_ROOTS).values()
     return {
-        "dir": str(recordings.DIR), "format": recordings.FORMAT, "worker": str(WORKER),
-        "runtime": recordings.runtime_digest(), "maxSteps": DEFAULT_MAX_STEPS,
-        "lessons": [{"id": lesson.id, "digest": recordings.lesson_digest(lesson),
-                     "runs": recordings.runs(lesson),
+        "dir": str(shipped_traces.DIR), "format": shipped_traces.FORMAT, "worker": str(WORKER),
+        "runtime": shipped_traces.runtime_digest(), "maxSteps": DEFAULT_MAX_STEPS,
+        "lessons": [{"id": lesson.id, "digest": shipped_traces.lesson_digest(lesson),
+                     "runs": shipped_traces.runs(lesson),
                      "files": {f"lessons/{rel}": str(path)
                                for rel, path in sorted(lesson.files.items())}}
                     for lesson in lessons],
@@ -177,7 +177,7 @@ def build(force: bool = False, log=print) -> bool:
     with tempfile.TemporaryDirectory(prefix="loopstep-build-") as tmp:
         config_path = Path(tmp) / "config.json"
         config_path.write_text(json.dumps(config()), "utf-8")
-        for script in ("build_runtime_pyc.mjs", "build_boot.mjs", "build_recordings.mjs"):
+        for script in ("build_runtime_pyc.mjs", "build_boot.mjs", "build_shipped_traces.mjs"):
             done = subprocess.run([node, str(SCRIPTS / script), "--config", str(config_path)],
                                   cwd=ROOT)
             if done.returncode != 0:

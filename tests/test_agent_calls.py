@@ -61,6 +61,10 @@ def test_sdk_objects_and_dicts_normalise_alike():
         == Parts().response({"stop_reason": "end_turn", "content": [{"type": "text", "text": "x"}]}) \
         == ("end_turn", ["x"])
     assert Parts().part({"type": "image", "source": 1})[:2] == ["other", "image"]
+    assert Parts().part({"type": "thinking", "thinking": "Hm.", "signature": "s"}) == \
+        ["thinking", "Hm.", False]
+    assert Parts().part({"type": "redacted_thinking", "data": "x"}) == ["thinking", "", True]
+    assert Parts().part({"type": "unknown", "raw": "Block(a=1)"}) == ["raw", "Block(a=1)"]
 
 
 def test_bounds():

@@ -36,7 +36,7 @@ def test_the_build_ran_for_the_current_inputs():
     recorder's modules, the lessons, the build scripts) and the outputs on disk."""
     assert build.stale_reason() is None, REBUILD
     recorded = build.stamp()
-    # the boot set's files and its shipped recordings (recordings/, tests/test_shipped_recordings.py)
+    # the boot set's files and its shipped traces (traces/, tests/test_shipped_traces.py)
     boot_files = {p.relative_to(ROOT).as_posix() for p in BOOT_DIR.rglob("*") if p.is_file()}
     assert boot_files <= set(recorded["outputs"])
     assert assets.RUNTIME_PYC.relative_to(ROOT).as_posix() in recorded["outputs"]

@@ -1,5 +1,5 @@
 """The document's head announces page.js's whole static module graph (web/module_graph.py)
-and, on a page with shipped recordings, Debug's path and its shown presets' recordings."""
+and, on a page with shipped traces, Debug's path and its shown presets' traces."""
 from __future__ import annotations
 
 import re
@@ -33,7 +33,7 @@ def test_an_import_over_several_lines_is_followed(tmp_path, monkeypatch):
     assert module_graph.static_imports("a/x.js") == ["b.js", "a/c.js"]
 
 
-def test_the_lesson_page_announces_its_graph_and_its_recordings():
+def test_the_lesson_page_announces_its_graph_and_its_traces():
     html = views.lesson_html(load_lesson("s06"), "zh", "/", LINKS)
     announced = re.findall(r'<link rel="modulepreload" href="/static/js/([^"]+)">', html)
     assert announced == list(module_graph.preloads(True))

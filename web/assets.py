@@ -81,7 +81,7 @@ def immutable(url: str) -> bool:
 
 def files_digest(files: dict[str, Path | bytes]) -> str:
     """One sha256 of files' paths and contents (bytes, or a file's path: read then), in
-    path order: the build's stamp, the shipped recordings' and the page bundle's sources."""
+    path order: the build's stamp, the shipped traces' and the page bundle's sources."""
     total = hashlib.sha256()
     for rel in sorted(files):
         data = files[rel]

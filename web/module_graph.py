@@ -6,7 +6,7 @@ the one of the current sources (edited since the build), the page loads page.js 
 modules one by one, and the head announces page.js's whole static module graph as
 `<link rel="modulepreload">` so that the browser fetches every module of it at once
 instead of one level of imports per round trip (docs/performance.md, "Shipped
-recordings"). Read once, like the early script: restart after editing the page's modules.
+traces"). Read once, like the early script: restart after editing the page's modules.
 """
 from __future__ import annotations
 
@@ -24,8 +24,8 @@ BUNDLE_DIR = JS / "bundle"
 MANIFEST = "manifest.json"
 # the page's style sheets, relative to web/static, bundled beside it (minified, renamed)
 STYLES = ("css/loopstep.css", "css/panes.css", "css/whatif.css")
-# Debug's path from a shipped recording: imported on first use (block-runs.js, shipped.js),
-# preloaded only on a page that has shipped recordings
+# Debug's path from a shipped trace: imported on first use (block-runs.js, shipped.js),
+# preloaded only on a page that has shipped traces
 DEBUG_PATH = ("model/trace.js", "model/trace-cache.js", "model/replay.js")
 # `import … from "./x.js"` and `export … from "./x.js"`, over lines; not `import("…")`
 _STATIC = re.compile(r'^\s*(?:import|export)\s[^;()]*?\bfrom\s*"(\.{1,2}/[^"]+)"', re.M)
@@ -63,7 +63,7 @@ def page_modules() -> tuple[str, ...]:
 
 def preloads(shipped: bool) -> tuple[str, ...]:
     """The modules the document announces (the page's script first): the bundle alone, or
-    page.js's static graph, with Debug's path on a page with shipped recordings."""
+    page.js's static graph, with Debug's path on a page with shipped traces."""
     if bundle_entry():
         return (bundle_entry(),)
     return page_modules() + (DEBUG_PATH if shipped else ())

@@ -12,8 +12,9 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from loopstep.runtime.catalog import shown
 from loopstep.runtime.catalog.lessons import CUSTOM
 from loopstep.runtime.recorder import DEFAULT_MAX_STEPS
+from loopstep.runtime.recording.replay import answerable
 
-from . import assets, bundles, module_graph, recordings
+from . import assets, bundles, module_graph, shipped_traces
 from .highlight import highlight_lines
 
 HERE = Path(__file__).parent
@@ -106,6 +107,7 @@ def block_view(lesson, block, lang: str, scenario: str | None = None) -> dict:
         "presets": [{"name": n, "label": preset_label(lesson, n, lang)} for n in block.presets],
         "setup_text": setup_display(lesson, block.id, scenario),
         "agent": lesson.agent is not None,   # event breakpoints: a run may make model calls
+        "recordable": answerable(lesson),    # a recording file may answer its model calls
     }
 
 
@@ -142,8 +144,8 @@ def runtime_config(lesson, lang: str, root: str, limits: dict | None = None) -> 
     document's head, so that the worker starts before the body is parsed.
 
     `limits` may set the runtime's `bootTimeoutMs`, `recordTimeoutMs` and `maxSteps`
-    (default: the recorder's DEFAULT_MAX_STEPS). `recordings`: the lesson's shipped
-    recordings ({url, version, runs}, web/recordings.py), or null: the page records live."""
+    (default: the recorder's DEFAULT_MAX_STEPS). `traces`: the lesson's shipped
+    traces ({url, version, runs}, web/shipped_traces.py), or null: the page records live."""
     runtime = {"maxSteps": DEFAULT_MAX_STEPS, **(limits or {})}
     python_bundles = [f"{root}{bundles.FOLDER}/{name}"
                       for name in (bundles.RUNTIME, bundles.lesson_name(lesson.id))]
@@ -158,14 +160,14 @@ def runtime_config(lesson, lang: str, root: str, limits: dict | None = None) -> 
                    "sysPath": assets.WORKER_ROOT,
                    "compiled": f"{root}static/pyc/{assets.RUNTIME_PYC.name}"},
         "runtime": runtime,
-        "recordings": shipped().for_lesson(lesson, root, runtime["maxSteps"]),
+        "traces": shipped().for_lesson(lesson, root, runtime["maxSteps"]),
     }
 
 
 @lru_cache(maxsize=1)
-def shipped() -> recordings.Shipped:
-    """The built recordings, read once like the boot set."""
-    return recordings.Shipped()
+def shipped() -> shipped_traces.Shipped:
+    """The built traces, read once like the boot set."""
+    return shipped_traces.Shipped()
 
 
 def page_config(lesson, lang: str, view: dict, *, embed: bool = False) -> dict:
@@ -210,18 +212,18 @@ def render(name: str, **context) -> str:
     lang = context["lang"]
     context.setdefault("t", messages()[lang])
     context.setdefault("early_script", assets.EARLY_SCRIPT)
-    shipped_runs = shown_recordings(context.get("runtime"), context.get("lesson"))
+    shipped_runs = shown_traces(context.get("runtime"), context.get("lesson"))
     context.setdefault("preloads", module_graph.preloads(bool(shipped_runs)))
     context.setdefault("page_script", module_graph.page_script())
     context.setdefault("page_styles", module_graph.page_styles())
-    context.setdefault("recording_preloads", shipped_runs)
+    context.setdefault("trace_preloads", shipped_runs)
     return templates().get_template(name).render(**context)
 
 
-def shown_recordings(runtime: dict | None, lesson: dict | None) -> list[str]:
-    """The URLs of the shipped recordings of the presets the page shows (a Debug's first
+def shown_traces(runtime: dict | None, lesson: dict | None) -> list[str]:
+    """The URLs of the shipped traces of the presets the page shows (a Debug's first
     need), preloaded from the document's head; the same URLs as page/shipped.js asks for."""
-    shipped = (runtime or {}).get("recordings")
+    shipped = (runtime or {}).get("traces")
     if not shipped or not lesson:
         return []
     return [f"{shipped['url']}{quote(b['id'], safe='')}/{quote(b['scenario'], safe='')}.json"

@@ -99,6 +99,7 @@ class Capture:
         self.tool_calls = []
         self.early = None             # (namespace, rewatch) while the setup and modules run
         self.fork = None              # the run's Fork (forks.py), installed as names are found
+        self.recorded = None          # a recording's tool outputs (recording/tools.py), too
         self.origins = Origins(builder)   # where messages came from (origins.py)
         self.parts = parts.Parts(builder.folder)   # messages as the trace shows them
 
@@ -149,6 +150,8 @@ class Capture:
         strict, self.strict = self.strict, False
         try:
             codes = self.resolve(namespace)
+            if self.recorded is not None:
+                codes = self.recorded.install(namespace, self)
             if self.fork is not None:
                 codes = self.fork.install(self, namespace, early=True)
         finally:
@@ -299,7 +302,7 @@ class Capture:
         record = {"step": self._step(), "ret": None, "name": name,
                   "id": None if ident is None else self.parts.text_of(ident),
                   "input": self.parts.data(tool_input), "result": None, "error": False,
-                  "returned": None, "cut": False}
+                  "returned": None, "cut": False, "recorded": False, "source_cut": None}
         self.tool_calls.append(record)
         return record
 
@@ -329,6 +332,10 @@ class Capture:
             depth = max(depth, anchors.get(id(frame), 0))
             frame = frame.f_back
         return depth
+
+    def last_depth(self):
+        """The conversation depth of the latest model call (0 before any)."""
+        return self.conversations[self.calls[-1]["conversation"]][0] if self.calls else 0
 
     # -- result --------------------------------------------------------------------
     def result(self):

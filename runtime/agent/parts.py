@@ -9,6 +9,10 @@ objects (``.type``, ``.text``, ``.name``, ``.input``, ``.id``, ``.content``,
     PART    = TEXT                                   (a text part)
             | ["tool_use", ID, NAME, DATA]           (DATA: the input as plain JSON)
             | ["tool_result", ID, CONTENT, ERROR]    (ERROR: true or false)
+            | ["thinking", TEXT, REDACTED]           (a thinking block; REDACTED: true or
+                                                      false, its text then "")
+            | ["raw", TEXT]                          (a block another tool kept only as
+                                                      text: a recording's ``unknown``)
             | ["other", TYPE, TEXT]                  (any other part: its repr)
 
 Texts longer than MAX_TEXT keep their first MAX_TEXT − 1 characters and end in
@@ -120,6 +124,12 @@ class Parts:
         if kind == "tool_result":
             return ["tool_result", self.text_of(field(value, "tool_use_id", "")),
                     self.content(field(value, "content")), bool(field(value, "is_error", False))]
+        if kind == "thinking":
+            return ["thinking", self.text_of(field(value, "thinking", "")), False]
+        if kind == "redacted_thinking":
+            return ["thinking", "", True]
+        if kind == "unknown" and isinstance(field(value, "raw"), str):
+            return ["raw", self.text_of(field(value, "raw"))]
         return ["other", self.text_of(kind), self._leaf_text(value)]
 
     def _tool_call(self, value):

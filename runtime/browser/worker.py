@@ -1,11 +1,16 @@
 """What the page's worker (web/static/js/worker.js) asks of Python, once the recorder's
-files are written under its folder: record a block, and name the precompiled modules that
-were not compiled from the sources beside them. The build's shipped traces
-(scripts/build_recordings.mjs) and the Node tests record through the same ``record``."""
+files are written under its folder: record a block (its model calls answered by a
+recording file the reader loaded, when given: ``recording_problem`` checks that file
+first), the recording file of a preset (to download it), and name the precompiled modules
+that were not compiled from the sources beside them. The build's shipped traces
+(scripts/build_shipped_traces.mjs) and the Node tests record through the same ``record``."""
 import json
 import sys
 
 from .. import recorder
+from ..catalog.lessons import load_lesson
+from ..recording import format as recording_format
+from ..recording.replay import answerable
 
 # Python frames allowed: deeper recursion raises RecursionError instead of overflowing the
 # browser's stack (fatal in Pyodide). Measured in Chromium's worker: recursion through a
@@ -18,9 +23,32 @@ def python_version():
     return sys.version.split()[0]
 
 
-def record(lesson, block, scenario, roots, max_steps, setup=None, questions=None, fork=None):
-    """A block's packed trace (JSON text). ``questions`` and ``fork`` come as JSON text;
-    ``max_steps`` 0 is the recorder's default."""
+def recording_problem(text, where, lesson, block, roots):
+    """Why the recording file ``where`` (its text) cannot answer ``lesson/block``'s runs,
+    in one line (``FILE: JSON PATH: reason``, or the two blocks), or "" when it can."""
+    try:
+        recording = recording_format.loads(text, where)
+        recording_format.check_made_for(recording, lesson, block, where)
+        if not answerable(load_lesson(lesson, list(roots))):
+            raise recording_format.RecordingError(
+                f"{where}: {lesson}/{block} makes no model call a recording can answer")
+    except recording_format.RecordingError as error:
+        return str(error)
+    return ""
+
+
+def preset_recording(lesson, scenario, roots):
+    """The text of the recording file of preset ``scenario`` ("" when it has none)."""
+    spec = load_lesson(lesson, list(roots))
+    path = spec.preset(scenario).recording
+    return spec.read(path) if path else ""
+
+
+def record(lesson, block, scenario, roots, max_steps, setup=None, questions=None, fork=None,
+           recording=None):
+    """A block's packed trace (JSON text). ``questions``, ``fork`` and ``recording`` (a
+    file's text, checked by ``recording_problem``) come as JSON text; ``max_steps`` 0 is the
+    recorder's default."""
     sys.setrecursionlimit(RECURSION_LIMIT)  # lesson code may have raised it
     kwargs = {"roots": list(roots)}
     if max_steps:
@@ -31,6 +59,8 @@ def record(lesson, block, scenario, roots, max_steps, setup=None, questions=None
         kwargs["questions"] = json.loads(questions)
     if fork:
         kwargs["fork"] = json.loads(fork)
+    if recording:
+        kwargs["recording"] = json.loads(recording)
     return recorder.record_packed(lesson, block, scenario, **kwargs)
 
 

@@ -38,6 +38,7 @@ class Preset:
     zh: str
     en: str
     input: tuple | None = None   # the answers of input() under this preset (None: its block's)
+    recording: str | None = None   # path (relative to a root) of the recording answering it
 
 
 @dataclass(frozen=True)
@@ -312,8 +313,13 @@ def load_lesson_file(lesson_id, toml_path, roots):
     files[setup] = resolve(setup, roots, f"{where} [setup]")
     for module in modules:
         files[module] = resolve(module, roots, f"{where} [modules]")
-    presets = tuple(Preset(raw["name"], raw["zh"], raw["en"], _answers(raw))
+    presets = tuple(Preset(raw["name"], raw["zh"], raw["en"], input=_answers(raw),
+                           recording=raw.get("recording"))
                     for raw in data["presets"])
+    for preset in presets:
+        if preset.recording is not None:
+            files[preset.recording] = resolve(preset.recording, roots,
+                                              f"{where} (preset {preset.name}) [recording]")
     if any(preset.name == CUSTOM for preset in presets):
         raise LessonError(f"{where} (preset {CUSTOM})",
                           f"the preset name {CUSTOM!r} is reserved for the reader's own setup")

@@ -226,7 +226,9 @@ DOTTED = ListOf(Text("a dotted Python name"), "an array of dotted names", min_it
 # the answers of input() (as [standins] input): a preset's win over its block's, a block's
 # over the lesson's
 INPUT = ListOf(Text(blank=True), "an array of texts", min_items=0, unique=False)
-PRESET = Table({"name": NAME, "zh": TEXT, "en": TEXT, "input": optional(INPUT)})
+# `recording`: a recording file (docs/recordings.md) answering the preset's model calls
+PRESET = Table({"name": NAME, "zh": TEXT, "en": TEXT, "input": optional(INPUT),
+                "recording": optional(PATH)})
 SYMBOLS = ListOf(Text('a Python function name, or "*" alone',
                       valid=lambda value: value == "*" or value.isidentifier()),
                  'an array of function names, or ["*"]')

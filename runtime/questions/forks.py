@@ -8,7 +8,8 @@ running. Every other call runs as before; the lesson's code is not touched.
 How the call answers without running (docs/design.md, "Forks"):
 
 - a declared function of the setup (``ask``, a tool handler) gets, for this run only,
-  a dispatcher as its ``__code__``: the same parameters, the same function object (so
+  a dispatcher as its ``__code__`` (runtime/agent/dispatch.py): the same parameters,
+  the same function object (so
   every reference to it — a handler table, a ``SimpleNamespace`` — reaches it). The
   recorder observes the dispatcher's code under the declared name, so each call is
   recorded once, with its arguments; the dispatcher answers the forked call itself and
@@ -20,15 +21,12 @@ How the call answers without running (docs/design.md, "Forks"):
 """
 
 import copy
-import sys
 import types
-import warnings
 
 from ..agent.capture import code_of, lookup
-from ..trace.steps import FORK_FILE
+from ..agent.dispatch import Dispatchers
 
 KINDS = {"model": "calls", "tool": "tool_calls"}
-_HOOK = "__loopstep_fork_hook__"
 MAX_INDEX = 20_000
 
 
@@ -44,8 +42,7 @@ class Fork:
         self.capture = None
         self.keep = set()         # the stand-in clients' codes: they ask ``answer`` themselves
         self.applied = False
-        self._undo = []
-        self._made = set()        # the dispatchers' codes (an installed function is skipped)
+        self._dispatchers = Dispatchers()
 
     @property
     def call(self):
@@ -94,6 +91,7 @@ class Fork:
         self.capture, keep = capture, self.keep
         table = capture.model if self.kind == "model" else capture.tools
         names = capture.spec.model if self.kind == "model" else capture.spec.tools
+        made = self._dispatchers.made
         for dotted in names:
             try:
                 value = lookup(namespace, dotted)
@@ -103,7 +101,7 @@ class Fork:
             for member in members:
                 function = getattr(member, "__func__", member)
                 code = code_of(member)
-                if code in keep or code in self._made or code not in table or \
+                if code in keep or code in made or code not in table or \
                         not isinstance(function, types.FunctionType) or \
                         function.__code__ is not code:
                     continue
@@ -111,81 +109,17 @@ class Fork:
                     if early:
                         continue
                     raise ForkError(f"{dotted} is a closure: a fork cannot answer for it")
-                dispatcher = self._dispatcher(function)
-                self._made.add(dispatcher)
+                dispatcher = self._dispatchers.install(function, self._answer)
                 table[dispatcher] = table[code]
-                function.__code__ = dispatcher
-                self._undo.append((function, code))
-        for _function, code in self._undo:
+        for code in self._dispatchers.replaced():
             table.pop(code, None)
         return set(capture.model) | set(capture.tools) | set(capture.gates)
 
     def uninstall(self):
-        for function, code in reversed(self._undo):
-            function.__code__ = code
-        self._undo.clear()
-        self._made.clear()
+        self._dispatchers.uninstall()
 
-    def _dispatcher(self, function):
-        code = function.__code__
-        twin = types.FunctionType(code, function.__globals__, function.__name__,
-                                  function.__defaults__, function.__closure__)
-        twin.__kwdefaults__ = function.__kwdefaults__
-        fork = self
-
-        def hook():
-            frame = sys._getframe(1)
-            answered = fork.answer(frame)
-            if answered is not None:
-                return answered[0]
-            args, kwargs = _arguments(frame.f_code, frame.f_locals)
-            return twin(*args, **kwargs)
-
-        hook.__code__ = hook.__code__.replace(co_filename=FORK_FILE)   # left out of stacks
-        return _dispatcher_code(code, hook)
-
-
-def _parameters(code):
-    """(positional-only, positional, *name, keyword-only, **name) of a code object."""
-    names = code.co_varnames
-    posonly, argcount, kwonly = code.co_posonlyargcount, code.co_argcount, code.co_kwonlyargcount
-    at = argcount + kwonly
-    star = names[at] if code.co_flags & 0x04 else None
-    at += star is not None
-    starstar = names[at] if code.co_flags & 0x08 else None
-    return (names[:posonly], names[posonly:argcount], star,
-            names[argcount:argcount + kwonly], starstar)
-
-
-def _dispatcher_code(code, hook):
-    """A code with ``code``'s parameters and name whose body returns ``hook()``."""
-    posonly, positional, star, kwonly, starstar = _parameters(code)
-    listed = list(posonly) + (["/"] if posonly else []) + list(positional)
-    if star or kwonly:
-        listed.append("*" + (star or ""))
-    listed += kwonly
-    if starstar:
-        listed.append("**" + starstar)
-    source = f"def answer({', '.join(listed)}):\n    return {_HOOK!r}()\n"
-    scope = {}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", SyntaxWarning)   # "'str' object is not callable"
-        exec(compile(source, FORK_FILE, "exec", dont_inherit=True), scope)
-    made = scope["answer"].__code__
-    consts = tuple(hook if item == _HOOK else item for item in made.co_consts)
-    return made.replace(co_consts=consts, co_name=code.co_name, co_qualname=code.co_qualname)
-
-
-def _arguments(code, local):
-    """(args, kwargs) that call a function of ``code`` as the frame's locals were called."""
-    posonly, positional, star, kwonly, starstar = _parameters(code)
-    args = [local[name] for name in (*posonly, *positional)]
-    if star:
-        args.extend(local[star])
-    kwargs = {name: local[name] for name in kwonly}
-    if starstar:
-        kwargs.update(local[starstar])
-    return args, kwargs
+    def _answer(self, frame, _function):
+        return self.answer(frame)
 
 
 def check_response(value):

@@ -28,7 +28,7 @@ _MODEL_CODES = {"anthropic": anthropic.MODEL_CODES, "openai": openai.MODEL_CODES
 class Run:
     """The context of one run: the program's namespace, its stand-ins and isolation."""
 
-    def __init__(self, standins, output, shown=None):
+    def __init__(self, standins, output, shown=None, folder_name=SHOWN):
         self.standins = standins
         self.output = output
         self.shown = shown        # the run's values.Folder: how the trace shows its folder
@@ -37,6 +37,9 @@ class Run:
         self.shell = standins.shell if standins else None
         self.ids = Ids()
         self.fork = None          # a Fork (runtime/questions/forks.py) whose model call the clients answer
+        self.answers = None       # a recording.Replay (or live sender) answering every model call
+        self.inputs = None        # the answers of input() for this run instead of [standins] input
+        self.folder_name = folder_name   # how the trace shows the run's folder
         self.folder = None
         self._saved = None
         self._workspace = None
@@ -49,15 +52,18 @@ class Run:
         return found
 
     def stdin(self, answers=None):
-        """The program's stdin: ``answers`` (the run's ``input``: the preset's, the
+        """The program's stdin: this run's own answers (``inputs``: a recording's or
+        ``record --input``'s), else ``answers`` (the run's ``input``: the preset's, the
         block's or the lesson's; runtime/catalog/lessons.py ``Lesson.answers``), or empty."""
+        if self.inputs is not None:
+            return terminal.stdin(self.inputs, self.output)
         return terminal.stdin(answers, self.output)
 
     def __enter__(self):
         self._saved = isolation.snapshot()
         try:
             if self.standins is not None:
-                self._workspace = Workspace(self.standins.files, self.shown)
+                self._workspace = Workspace(self.standins.files, self.shown, self.folder_name)
                 self.folder = self._workspace.path
                 self._workspace.enter()
                 os.environ.update(dict(self.standins.env))

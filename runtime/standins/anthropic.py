@@ -13,7 +13,7 @@ shape: ``{"content": [{"type": "text", "text": …}, {"type": "tool_use", "name"
 import sys
 import types
 
-from .sdk import errors, field, model, reply_function
+from .sdk import errors, field, known, model, model_answer, reply_function
 
 NAME = "anthropic"
 _T = "anthropic.types"
@@ -24,17 +24,22 @@ ToolUseBlock = model(_T, "ToolUseBlock", [("id", ""), ("input", None), ("name", 
                                           ("type", "tool_use")])
 ThinkingBlock = model(_T, "ThinkingBlock", [("signature", ""), ("thinking", ""),
                                             ("type", "thinking")])
+RedactedThinkingBlock = model(_T, "RedactedThinkingBlock", [("data", ""),
+                                                            ("type", "redacted_thinking")])
+# a block another tool kept only as its text (an imported recording, recording/)
+UnknownBlock = model(_T, "UnknownBlock", [("raw", ""), ("type", "unknown")])
 Message = model(_T, "Message", [("id", ""), ("content", None), ("model", ""),
                                 ("role", "assistant"), ("stop_reason", None),
                                 ("stop_sequence", None), ("type", "message"),
                                 ("usage", None)])
-_BLOCKS = {"text": TextBlock, "tool_use": ToolUseBlock, "thinking": ThinkingBlock}
+_BLOCKS = {"text": TextBlock, "tool_use": ToolUseBlock, "thinking": ThinkingBlock,
+           "redacted_thinking": RedactedThinkingBlock, "unknown": UnknownBlock}
 
 
 ERRORS = errors(NAME)
 
 
-def _block(item, context):
+def _block(item, context, lenient=False):
     if isinstance(item, tuple(_BLOCKS.values())):
         return item
     if isinstance(item, str):
@@ -47,11 +52,14 @@ def _block(item, context):
     if kind == "tool_use":
         values.setdefault("id", context.ids.next("toolu"))
         values.setdefault("input", {})
+    if lenient:
+        values = known(_BLOCKS[kind], values)
     return _BLOCKS[kind](**values)
 
 
-def message(answer, request, context):
-    """The Message for what ``reply`` returned."""
+def message(answer, request, context, lenient=False):
+    """The Message for what ``reply`` returned (``lenient``: a provider's JSON, whose
+    fields the stand-in does not declare are left out)."""
     if isinstance(answer, Message):
         return answer
     if isinstance(answer, (str, list)):
@@ -59,14 +67,14 @@ def message(answer, request, context):
     if not isinstance(answer, dict):
         raise TypeError(f"reply must return a Message, a text, a list of blocks or a dict, "
                         f"not {type(answer).__name__}")
-    values = dict(answer)
+    values = known(Message, answer) if lenient else dict(answer)
     content = values.get("content", [])
     content = [content] if isinstance(content, str) else list(content)
-    values["content"] = [_block(item, context) for item in content]
+    values["content"] = [_block(item, context, lenient) for item in content]
     values.setdefault("id", context.ids.next("msg"))
     values.setdefault("model", request.get("model", ""))
     if isinstance(values.get("usage"), dict):
-        values["usage"] = Usage(**values["usage"])
+        values["usage"] = Usage(**(known(Usage, values["usage"]) if lenient else values["usage"]))
     values.setdefault("usage", Usage())
     values.setdefault("stop_reason", "tool_use" if any(
         b.type == "tool_use" for b in values["content"]) else "end_turn")
@@ -80,10 +88,10 @@ class Messages:
     def create(self, *, messages=None, **request):
         """The model call: the recorder records it as one (runtime/agent/capture.py)."""
         context = self._context
-        fork = getattr(context, "fork", None)
-        forked = fork.answer(sys._getframe()) if fork is not None else None
-        if forked is not None:   # a fork answers this call (runtime/questions/forks.py)
-            return message(forked[0], request, context)
+        # a fork, a recording or a live model may answer (sdk.model_answer)
+        answer = model_answer(context, NAME, sys._getframe(), dict(request, messages=messages))
+        if answer is not None:
+            return message(answer[0], request, context, len(answer) > 1)
         reply = reply_function(context.namespace, context.model)
         return message(reply(messages=messages, **request), request, context)
 
@@ -100,7 +108,7 @@ def build(context):
             self.messages = Messages(context)
 
     Anthropic.__module__, Anthropic.__qualname__ = NAME, "Anthropic"
-    for cls in (Usage, TextBlock, ToolUseBlock, ThinkingBlock, Message):
+    for cls in (Usage, TextBlock, ToolUseBlock, ThinkingBlock, RedactedThinkingBlock, Message):
         setattr(type_module, cls.__name__, cls)
         setattr(module, cls.__name__, cls)
     for cls in ERRORS.values():

@@ -14,7 +14,7 @@ import json
 import sys
 import types
 
-from .sdk import errors, field, model, reply_function
+from .sdk import errors, field, known, model, model_answer, reply_function
 
 NAME = "openai"
 _T = "openai.types.chat"
@@ -51,12 +51,12 @@ def _tool_call(item, context):
         function=Function(arguments=arguments, name=field(function, "name", "")))
 
 
-def _message(value, context):
+def _message(value, context, lenient=False):
     if isinstance(value, ChatCompletionMessage):
         return value
     if isinstance(value, str):
         value = {"content": value}
-    values = dict(value)
+    values = known(ChatCompletionMessage, value) if lenient else dict(value)
     calls = values.get("tool_calls")
     if calls:
         values["tool_calls"] = [_tool_call(item, context) for item in calls]
@@ -65,8 +65,9 @@ def _message(value, context):
     return ChatCompletionMessage(**values)
 
 
-def completion(answer, request, context):
-    """The ChatCompletion for what ``reply`` returned."""
+def completion(answer, request, context, lenient=False):
+    """The ChatCompletion for what ``reply`` returned (``lenient``: a provider's JSON,
+    whose fields the stand-in does not declare are left out)."""
     if isinstance(answer, ChatCompletion):
         return answer
     if isinstance(answer, (str, ChatCompletionMessage)) or (
@@ -75,14 +76,14 @@ def completion(answer, request, context):
     if not isinstance(answer, dict):
         raise TypeError(f"reply must return a ChatCompletion, a text or a dict, "
                         f"not {type(answer).__name__}")
-    values = dict(answer)
+    values = known(ChatCompletion, answer) if lenient else dict(answer)
     choices = []
     for index, raw in enumerate(values.get("choices", [])):
         if isinstance(raw, Choice):
             choices.append(raw)
             continue
-        raw = dict(raw)
-        raw["message"] = _message(raw.get("message", ""), context)
+        raw = known(Choice, raw) if lenient else dict(raw)
+        raw["message"] = _message(raw.get("message", ""), context, lenient)
         raw.setdefault("index", index)
         raw.setdefault("finish_reason", "tool_calls" if raw["message"].tool_calls else "stop")
         choices.append(Choice(**raw))
@@ -90,7 +91,8 @@ def completion(answer, request, context):
     values.setdefault("id", context.ids.next("chatcmpl"))
     values.setdefault("model", request.get("model", ""))
     if isinstance(values.get("usage"), dict):
-        values["usage"] = CompletionUsage(**values["usage"])
+        usage = values["usage"]
+        values["usage"] = CompletionUsage(**(known(CompletionUsage, usage) if lenient else usage))
     return ChatCompletion(**values)
 
 
@@ -101,10 +103,10 @@ class Completions:
     def create(self, *, messages=None, **request):
         """The model call: the recorder records it as one (runtime/agent/capture.py)."""
         context = self._context
-        fork = getattr(context, "fork", None)
-        forked = fork.answer(sys._getframe()) if fork is not None else None
-        if forked is not None:   # a fork answers this call (runtime/questions/forks.py)
-            return completion(forked[0], request, context)
+        # a fork, a recording or a live model may answer (sdk.model_answer)
+        answer = model_answer(context, NAME, sys._getframe(), dict(request, messages=messages))
+        if answer is not None:
+            return completion(answer[0], request, context, len(answer) > 1)
         reply = reply_function(context.namespace, context.model)
         return completion(reply(messages=messages, **request), request, context)
 

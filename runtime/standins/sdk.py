@@ -35,6 +35,13 @@ class Model:
     to_dict = model_dump
 
 
+def known(cls, values):
+    """``values`` without the fields ``cls`` does not declare: a provider's JSON (a
+    recording's answer) may carry fields newer than the stand-in's."""
+    names = {name for name, _ in cls.FIELDS}
+    return {key: value for key, value in values.items() if key in names}
+
+
 def _dump(value):
     if isinstance(value, Model):
         return value.model_dump()
@@ -105,3 +112,20 @@ def errors(module):
         made[name] = type(name, (made[base],), attrs)
     del made["Exception"]
     return made
+
+
+def model_answer(context, provider, frame, request):
+    """``(JSON,)`` or ``(provider JSON, "provider")`` answering the stand-in client's call
+    running in ``frame`` — from the run's fork (its call; runtime/questions/forks.py) or
+    its ``answers`` (a recording's replay or the live model; runtime/recording) — or None:
+    the setup's model function answers."""
+    fork = getattr(context, "fork", None)
+    forked = fork.answer(frame) if fork is not None else None
+    answers = getattr(context, "answers", None)
+    if answers is not None:
+        name = getattr(context, "model", None)
+        has_reply = bool(name) and callable(context.namespace.get(name))
+        value = answers.answer(provider, request, forked is not None, has_reply)
+        if value is not None:
+            return (value, "provider")   # a provider's JSON: built leniently
+    return forked

@@ -20,8 +20,9 @@ SHOWN = "/tmp/loopstep-run"
 
 
 class Workspace:
-    def __init__(self, files, shown=None):
+    def __init__(self, files, shown=None, name=SHOWN):
         self.shown = shown   # the run's values.Folder (None: nothing shows the folder)
+        self.name = name     # the folder as the trace shows it (a recording's cwd, else SHOWN)
         if sys.platform == "emscripten":
             if os.path.lexists(SHOWN):
                 shutil.rmtree(SHOWN)
@@ -36,10 +37,10 @@ class Workspace:
                 handle.write(text)
 
     def enter(self):
-        """Make the folder the current directory and show it as SHOWN in the trace."""
+        """Make the folder the current directory and show it as its name in the trace."""
         os.chdir(self.path)
-        if self.path != SHOWN and self.shown is not None:
-            self.shown.show(self.path, SHOWN)
+        if self.path != self.name and self.shown is not None:
+            self.shown.show(self.path, self.name)
 
     def remove(self):
         if self.shown is not None:

@@ -20,11 +20,11 @@ def runs_child_tools(page):
     block = page.locator('[data-loopstep-block="s06/child_tools"]')
     block.locator('button[data-action="run"]').click()
     expect(block.locator('[data-role="output"]')).to_have_text("完成： 只读工具已选出\n")
-    expect(block).to_have_attribute("data-recording", "live")
+    expect(block).to_have_attribute("data-trace", "live")
 
 
-# every run recorded by the worker, none from the shipped recordings
-LIVE = "/lessons/s06?recording=live"
+# every run recorded by the worker, none from the shipped traces
+LIVE = "/lessons/s06?trace=live"
 
 
 @pytest.mark.allow_console_errors

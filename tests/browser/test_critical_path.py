@@ -25,7 +25,7 @@ pytestmark = pytest.mark.hosting   # what the page fetches before it is ready: p
 # the page's module graph, the worker and boot.js. Pyodide's own files are the runtime,
 # measured by bench/run.py, not counted here. 114,472 B on 2026-12-02 17:25, with the
 # value, what-if and conversation views landed (docs/performance.md). A page with shipped
-# recordings debugs before its runtime is ready and so preloads Debug's path (trace.js,
+# traces debugs before its runtime is ready and so preloads Debug's path (trace.js,
 # trace-cache.js, replay.js: 16,957 B) and boots the runtime after it: 143,268 B on
 # 2026-12-03. Since, the page's modules are one minified file (scripts/build_page.py), its
 # views loaded on first use included but not evaluated before then.

@@ -26,9 +26,9 @@ WASM = f"{assets.PYODIDE_URL}pyodide.asm.wasm"
 
 
 def live_url(server_url: str, site_kind: str) -> str:
-    """The lesson page recording every run in its worker (not from the shipped recordings):
+    """The lesson page recording every run in its worker (not from the shipped traces):
     these tests run what the worker they booted records."""
-    return lesson_url(server_url, site_kind) + "?recording=live"
+    return lesson_url(server_url, site_kind) + "?trace=live"
 
 
 def first_visit(playwright_instance, url: str, route=None):
@@ -67,17 +67,17 @@ def test_the_page_downloads_the_snapshot_and_the_worker_boots_from_it(
         assert {SNAPSHOT, WASM} <= set(page_fetches(page))
         assert requested.count(SNAPSHOT) == 1
         # the boot set is served as immutable: each of its URLs names the set's version
-        # (the shipped recordings in its recordings/ carry their lesson's version instead)
+        # (the shipped traces in its traces/ carry their lesson's version instead)
         versions = [parse_qs(urlsplit(u).query).get("v") for u in page.urls
                     if urlsplit(u).path.startswith(BOOT_SET)
-                    and not urlsplit(u).path.startswith(BOOT_SET + "recordings/")]
+                    and not urlsplit(u).path.startswith(BOOT_SET + "traces/")]
         assert len(versions) >= 2 and all(v == [assets.BOOT_VERSION] for v in versions)
         sources = [p for p in requested if p.startswith("/py/")]
         assert sorted(sources) == ["/py/bundles/lessons/s06.bin", "/py/bundles/runtime.bin"]
         tools = block(page, "child_tools")
         tools.locator('button[data-action="run"]').click()
         expect(tools.locator('[data-role="output"]')).to_have_text("完成： 只读工具已选出\n")
-        expect(tools).to_have_attribute("data-recording", "live")
+        expect(tools).to_have_attribute("data-trace", "live")
 
 
 def test_a_snapshot_that_does_not_arrive_leaves_the_trimmed_boot(
@@ -91,7 +91,7 @@ def test_a_snapshot_that_does_not_arrive_leaves_the_trimmed_boot(
         tools = block(page, "child_tools")
         tools.locator('button[data-action="run"]').click()
         expect(tools.locator('[data-role="output"]')).to_have_text("完成： 只读工具已选出\n")
-        expect(tools).to_have_attribute("data-recording", "live")
+        expect(tools).to_have_attribute("data-trace", "live")
 
 
 def test_a_second_visit_boots_from_the_cached_snapshot_without_the_head_start(
@@ -105,4 +105,4 @@ def test_a_second_visit_boots_from_the_cached_snapshot_without_the_head_start(
         tools = block(page, "child_tools")
         tools.locator('button[data-action="run"]').click()
         expect(tools.locator('[data-role="output"]')).to_have_text("完成： 只读工具已选出\n")
-        expect(tools).to_have_attribute("data-recording", "live")
+        expect(tools).to_have_attribute("data-trace", "live")

@@ -165,11 +165,11 @@ def test_questions_asked_while_the_run_is_recorded_apply_to_that_run(page, serve
     """A watch, a condition and a logpoint added while the block is `running` are not lost:
     the run shown answers them. Debug is pressed while the runtime's WebAssembly is held,
     so the block stays `running` until the test lets it go (every run recorded live: a
-    shipped recording would be shown at once)."""
+    shipped trace would be shown at once)."""
     held = []
     page.route(f"**{assets.PYODIDE_URL}pyodide.asm.wasm", lambda route: held.append(route))
     with page.expect_request(lambda request: request.url.endswith("/pyodide.asm.wasm")):
-        page.goto(lesson_url(server_url, site_kind) + "?recording=live")
+        page.goto(lesson_url(server_url, site_kind) + "?trace=live")
     b = block(page, "run_subagent")
     expect(b).to_have_attribute("data-state", "loading", timeout=BOOT_TIMEOUT)
     toggle_breakpoint(b, RESTRICTED_LINE)

@@ -1,4 +1,4 @@
-"""Shipped recordings in real Chromium (web/recordings.py): a preset is debugged from the
+"""Shipped traces in real Chromium (web/shipped_traces.py): a preset is debugged from the
 build's recording before the runtime is ready; what needs a new recording (a custom
 setup, a watch, a recording that does not load) is recorded live once it is."""
 from __future__ import annotations
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.hosting   # shipped traces as files: paths, compression
 
 CALL_LINE = 15  # run_subagent: outcome = run_loop(...)
 WASM = f"{assets.PYODIDE_URL}pyodide.asm.wasm"
-RECORDINGS = f"/vendor/{assets.BOOT_DIR.name}/recordings/s06/"
+TRACES = f"/vendor/{assets.BOOT_DIR.name}/traces/s06/"
 
 
 def test_debug_pauses_from_the_shipped_recording_before_the_runtime_is_ready(
@@ -38,25 +38,25 @@ def test_debug_pauses_from_the_shipped_recording_before_the_runtime_is_ready(
         hold = lambda route: held.append(route)  # noqa: E731
         context.route(is_wasm, hold)
         page = context.new_page()
-        recordings = []
-        page.on("request", lambda r: urlsplit(r.url).path.startswith(RECORDINGS)
-                and recordings.append(r.url))
+        traces = []
+        page.on("request", lambda r: urlsplit(r.url).path.startswith(TRACES)
+                and traces.append(r.url))
         page.goto(lesson_url(server_url, site_kind))
         b = block(page, "run_subagent")
         runtime = page.locator('[data-role="runtime"]')
         expect(action(b, "debug")).to_be_enabled()
         pause_at(b, CALL_LINE)
-        expect(b).to_have_attribute("data-recording", "shipped")
+        expect(b).to_have_attribute("data-trace", "shipped")
         expect(b.locator('[data-var="restricted"] [data-role="value"]')).to_contain_text(
             "'read_file'")
         press(b, "step-over")
         expect_paused_at(b, CALL_LINE + 2)
         expect(runtime).not_to_have_attribute("data-state", "ready")
-        # the shown presets' recordings, preloaded from the head, each fetched once
-        paths = sorted(urlsplit(u).path.removeprefix(RECORDINGS) for u in recordings)
+        # the shown presets' traces, preloaded from the head, each fetched once
+        paths = sorted(urlsplit(u).path.removeprefix(TRACES) for u in traces)
         assert paths == ["child_tools/normal.json", "run_subagent/normal.json",
-                         "task_result/normal.json"], recordings
-        assert all(re.search(r"\?v=[0-9a-f]{16}$", u) for u in recordings), recordings
+                         "task_result/normal.json"], traces
+        assert all(re.search(r"\?v=[0-9a-f]{16}$", u) for u in traces), traces
 
         for route in held:
             route.continue_()
@@ -66,7 +66,7 @@ def test_debug_pauses_from_the_shipped_recording_before_the_runtime_is_ready(
         replace_in_editor(b, "index<2", "index<9")
         press(b, "run-custom")  # stops at the breakpoint, recorded live
         expect_paused_at(b, CALL_LINE)
-        expect(b).to_have_attribute("data-recording", "live")
+        expect(b).to_have_attribute("data-trace", "live")
         press(b, "continue")
         expect(b).to_have_attribute("data-state", "finished")
         expect(b.locator('[data-role="output"]')).to_have_text("完成： call_limit\n")
@@ -76,12 +76,12 @@ def test_debug_pauses_from_the_shipped_recording_before_the_runtime_is_ready(
 
 @pytest.mark.allow_console_errors  # the browser logs the 404
 def test_a_missing_shipped_recording_is_recorded_live(page, server_url, site_kind):
-    page.route(lambda url: urlsplit(url).path.startswith(RECORDINGS),
+    page.route(lambda url: urlsplit(url).path.startswith(TRACES),
                lambda route: route.fulfill(status=404, body="gone"))
     open_lesson(page, server_url, site_kind)
     b = block(page, "run_subagent")
     pause_at(b, CALL_LINE)
-    expect(b).to_have_attribute("data-recording", "live")
+    expect(b).to_have_attribute("data-trace", "live")
     expect(b.locator('[data-var="restricted"] [data-role="value"]')).to_contain_text(
         "'read_file'")
 
@@ -90,9 +90,9 @@ def test_a_watch_is_answered_by_a_live_recording(page, server_url, site_kind):
     open_lesson(page, server_url, site_kind)
     b = block(page, "run_subagent")
     pause_at(b, CALL_LINE)
-    expect(b).to_have_attribute("data-recording", "shipped")
+    expect(b).to_have_attribute("data-trace", "shipped")
     add_watch(b, "len(restricted)")
-    expect(b).to_have_attribute("data-recording", "live", timeout=BOOT_TIMEOUT)
+    expect(b).to_have_attribute("data-trace", "live", timeout=BOOT_TIMEOUT)
     expect(b.locator('[data-role="watches"] [data-watch="len(restricted)"] [data-role="value"]')
            ).to_have_text("1")
 
@@ -102,11 +102,11 @@ def test_a_lazy_page_boots_its_runtime_on_first_need(page, server_url, site_kind
     b = block(page, "run_subagent")
     runtime = page.locator('[data-role="runtime"]')
     pause_at(b, CALL_LINE)
-    expect(b).to_have_attribute("data-recording", "shipped")
+    expect(b).to_have_attribute("data-trace", "shipped")
     expect(page.locator("html")).to_have_attribute("data-runtime", "lazy")
     expect(runtime).not_to_have_attribute("data-state", re.compile("loading|ready"))
     add_watch(b, "len(restricted)")
-    expect(b).to_have_attribute("data-recording", "live", timeout=BOOT_TIMEOUT)
+    expect(b).to_have_attribute("data-trace", "live", timeout=BOOT_TIMEOUT)
     expect(runtime).to_have_attribute("data-state", "ready")
 
 
@@ -115,7 +115,7 @@ def views(b) -> str:
     panel, history, comparison) but where its run came from."""
     return b.evaluate("""root => {
         const copy = root.cloneNode(true);
-        delete copy.dataset.recording;
+        delete copy.dataset.trace;
         return copy.outerHTML;
     }""")
 
@@ -133,7 +133,7 @@ def walk(page, server_url, site_kind, query: str) -> tuple[str, list[str]]:
         shown.append(views(b))
 
     pause_at(b, CALL_LINE)
-    recording = b.get_attribute("data-recording")
+    recording = b.get_attribute("data-trace")
     keep()
     for command in ("step-into", "step-into", "step-over", "step-out", "step-back"):
         press(b, command)
@@ -161,7 +161,7 @@ def walk(page, server_url, site_kind, query: str) -> tuple[str, list[str]]:
 
 def test_a_shipped_and_a_live_recording_show_the_same(page, server_url, site_kind):
     shipped, from_shipped = walk(page, server_url, site_kind, "")
-    live, from_live = walk(page, server_url, site_kind, "?recording=live")
+    live, from_live = walk(page, server_url, site_kind, "?trace=live")
     assert (shipped, live) == ("shipped", "live")
     assert len(from_shipped) == len(from_live) >= 9
     for k, (a, b) in enumerate(zip(from_shipped, from_live)):

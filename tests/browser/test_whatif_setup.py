@@ -191,7 +191,7 @@ def test_edit_setup_waits_for_the_runtime(page, server_url, site_kind):
     loaded = []
     page.on("request", lambda r: loaded.append(r.url))
     wasm = lambda r: r.url.split("?")[0].endswith("pyodide.asm.wasm")  # noqa: E731
-    # with shipped recordings the runtime starts after the page's load event: wait for it
+    # with shipped traces the runtime starts after the page's load event: wait for it
     with page.expect_request(wasm, timeout=BOOT_TIMEOUT):
         page.goto(lesson_url(server_url, site_kind))
     b = block(page, "run_subagent")

@@ -97,3 +97,16 @@ test("the change of what a call sent: the step, how (removed, replaced, edited) 
   // a trace from before the kinds: a bare step, no kind
   assert.deepEqual(new Origins(new Calls(agent), agent).change(0), { step: 5, kind: null, position: null });
 });
+
+test("a tool_result part's execution says whether the recording answered it and cut it", () => {
+  const recorded = { ...agent, tools: [
+    [...agent.tools[0], 0, null, 1, null],
+    [...agent.tools[1], 0, null, 1, { length: 7200 }],
+    agent.tools[2],   // a trace from before the fields existed
+  ] };
+  const origins = new Origins(new Calls(recorded), recorded);
+  assert.deepEqual([origins.partTool(2, 0).recorded, origins.partTool(2, 0).source_cut], [true, null]);
+  assert.deepEqual(origins.partTool(2, 1).source_cut, { length: 7200 });
+  assert.deepEqual([origins.partTool(4, 0).recorded, origins.partTool(4, 0).source_cut], [false, null]);
+  assert.equal(origins.partTool(0, 0), null);
+});

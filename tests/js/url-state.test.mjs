@@ -116,7 +116,7 @@ test("a fork survives the fragment", async () => {
 });
 
 test("the query's parts", () => {
-  assert.deepEqual(parseQuery("?lang=en&scenario=limit&recording=live&origin=https%3A%2F%2Fh.example"),
+  assert.deepEqual(parseQuery("?lang=en&scenario=limit&trace=live&origin=https%3A%2F%2Fh.example"),
     { lang: "en", scenario: "limit", live: true, origin: "https://h.example" });
   assert.deepEqual(parseQuery(""), { lang: null, scenario: null, live: false, origin: null });
   assert.deepEqual(parseQuery(undefined), { lang: null, scenario: null, live: false, origin: null });

@@ -86,15 +86,15 @@ class Page {
     document.dispatchEvent(new CustomEvent(EVENTS.init, {
       detail: { blocks: this.blocks.map((b) => b.id) },
     }));
-    // each block's shown preset from the shipped recordings, once the page has settled
+    // each block's shown preset from the shipped traces, once the page has settled
     setTimeout(() => this.blocks.forEach(prefetch));
   }
 
-  /** Boot the runtime now; with shipped recordings once the page is interactive (its
+  /** Boot the runtime now; with shipped traces once the page is interactive (its
    * load event), at low priority; with `data-runtime="lazy"` on first need only. */
   bootRuntime() {
     if (document.documentElement.dataset.runtime === "lazy") return;
-    if (!runtimeConfig()?.recordings || document.readyState === "complete") {
+    if (!runtimeConfig()?.traces || document.readyState === "complete") {
       this.client.boot();
       return;
     }

@@ -63,6 +63,10 @@ export const SEL = Object.freeze({
   originButton: 'button[data-action="message-origin"], button[data-action="part-origin"]',
   messageOrigin: 'button[data-action="message-origin"]',
   stylesheet: (name) => `link[data-loopstep-style="${name}"]`,
+  recordingFile: 'input[type=file][data-role="recording-file"]',
+  recordingInfo: '[data-role="recording-info"]',
+  recordingError: '[data-role="recording-error"]',
+  replayDivergence: '[data-role="replay-divergence"]',
   sideOrDivergence: 'button[data-side], [data-role="divergence"]',
   currentSide: (side) => `button[data-side="${side}"][aria-current="true"]`,
 });

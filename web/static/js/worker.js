@@ -4,9 +4,11 @@
 // runtime data island, its URLs relative to `base`; head: the page is downloading the
 // snapshot and the wasm and posts them as `head` messages), `head` {name, chunks | done |
 // module | error} (runtime-early.js) and `record` {id, lesson, block,
-// scenario, maxSteps, setup?, questions?, fork?} (`setup`: the reader's setup text, only for
-// scenario "custom"; `questions`: breakpoint conditions, hit counts, logpoints and watches,
-// see runtime/questions/questions.py);
+// scenario, maxSteps, setup?, questions?, fork?, recording?} (`setup`: the reader's setup
+// text, only for scenario "custom"; `questions`: breakpoint conditions, hit counts,
+// logpoints and watches, see runtime/questions/questions.py; `recording`: {name, text}, a
+// recording file the reader loaded answering the model calls, docs/recordings.md) and
+// `preset-recording` {id, lesson, scenario} (the text of a preset's recording file);
 // worker → main `progress` {loaded, total},
 //   `ready` {python, path, marks, compiled, stale, recorder: "snapshot"|"files"}
 // (`compiled`: how many precompiled modules were written, `stale`: those whose source
@@ -310,11 +312,31 @@ async function boot(request) {
 function record(message) {
   const pyRoots = pyodide.toPy(roots);
   try {
+    const recording = message.recording;
+    if (recording) {
+      const problem = entry.recording_problem(recording.text, recording.name, message.lesson,
+        message.block, pyRoots);
+      if (problem) {
+        post({ type: "failed", id: message.id, message: problem, kind: "recording" });
+        return;
+      }
+    }
     const json = entry.record(message.lesson, message.block, message.scenario, pyRoots,
       message.maxSteps ?? 0, message.setup ?? undefined, // JS null would not be None
       message.questions ? JSON.stringify(message.questions) : undefined,
-      message.fork ? JSON.stringify(message.fork) : undefined);
+      message.fork ? JSON.stringify(message.fork) : undefined,
+      recording ? recording.text : undefined);
     post({ type: "trace", id: message.id, json });
+  } finally {
+    pyRoots.destroy();
+  }
+}
+
+function presetRecording(message) {
+  const pyRoots = pyodide.toPy(roots);
+  try {
+    post({ type: "text", id: message.id,
+      text: entry.preset_recording(message.lesson, message.scenario, pyRoots) });
   } finally {
     pyRoots.destroy();
   }
@@ -331,9 +353,9 @@ self.addEventListener("message", async (event) => {
   try {
     if (message.type === "head") receiveHead(message);
     else if (message.type === "boot") await boot(message);
-    else if (message.type === "record") {
+    else if (message.type === "record" || message.type === "preset-recording") {
       if (!entry) throw new Error("runtime not ready");
-      record(message);
+      (message.type === "record" ? record : presetRecording)(message);
     }
   } catch (error) {
     const fatal = Boolean(error?.pyodide_fatal_error);

@@ -279,17 +279,25 @@ export class AgentView {
     const head = el("p", { class: "message-head" });
     head.append(el("span", { class: "author" }, this.authorName(author)),
       el("span", { class: "new-badge" }, m.get("new_message")), this.origins.messageButton());
-    node.append(head, ...this.calls.messageParts(id).map((p) => this.partNode(p)));
+    node.append(head, ...this.calls.messageParts(id).map((p, i) => this.partNode(p, id, i)));
     return node;
   }
 
-  partNode(p) {
+  /** Part `p` (part `index` of pool message `id` when it is one). */
+  partNode(p, id = null, index = null) {
     const m = this.messages;
-    const node = el("div", { class: `part part-${p.kind}` });
+    // a thinking block is collapsed: the reader opens it
+    const node = el(p.kind === "thinking" ? "details" : "div", { class: `part part-${p.kind}` });
     node.dataset.part = "";
     node.dataset.kind = p.kind;
     if (p.kind === "text") {
       node.append(el("p", { class: "part-text" }, p.text));
+    } else if (p.kind === "thinking") {
+      if (p.redacted) node.dataset.redacted = "true";
+      node.append(el("summary", { class: "part-head" }, m.get(p.redacted ? "thinking_redacted" : "thinking")),
+        el("pre", { class: "part-thinking-text" }, p.text));
+    } else if (p.kind === "raw") {
+      node.append(el("p", { class: "part-head" }, m.get("raw_part")), el("pre", { class: "part-raw" }, p.text));
     } else if (p.kind === "tool_use") {
       node.dataset.tool = p.name;
       node.dataset.toolId = p.id;
@@ -303,10 +311,30 @@ export class AgentView {
       const top = el("p", { class: "part-head" }, head);
       top.append(" ", this.origins.partButton(name, p.id));
       node.append(top, el("pre", { class: "part-result" }, p.text));
+      if (id !== null) this.markRecorded(node, this.origins.partTool(id, index));
       const k = this.toolNumbers.get(p.id);
       if (k && this.block) node.append(forkButton(`tool:${k}`, m));
     }
     return node;
+  }
+
+  /** A tool result the program got from the recording: `data-recorded`, and
+   * `data-cut` / `data-length` when the recording's source cut it. */
+  markRecorded(node, tool) {
+    if (!tool?.recorded) return;
+    const m = this.messages;
+    node.dataset.recorded = "true";
+    const notes = [el("span", { class: "part-recorded" }, m.get("part_recorded"))];
+    if (tool.source_cut) {
+      node.dataset.cut = "true";
+      const length = tool.source_cut.length;
+      if (length !== null && length !== undefined) node.dataset.length = String(length);
+      notes.push(el("span", { class: "part-cut" }, length === null || length === undefined
+        ? m.get("part_cut_unknown") : m.format("part_cut", { length })));
+    }
+    const line = el("p", { class: "part-notes" });
+    line.append(...notes);
+    node.append(line);
   }
 
   responseNode(view) {

@@ -47,6 +47,11 @@ export class OriginView {
     return button;
   }
 
+  /** The tool execution behind part `index` of pool message `id`, or null. */
+  partTool(id, index) {
+    return this.origins.partTool(id, index);
+  }
+
   /** Listen on the message list: a click on an origin button moves the cursor. */
   listen(list) {
     list.addEventListener("click", (event) => {

@@ -22,7 +22,7 @@ export class RecordError extends Error {
   constructor(message, kind) {
     super(message);
     // "failed" (Python raised), "timeout" (watchdog), "fatal" (Pyodide broke; restarted),
-    // "runtime" (no runtime)
+    // "runtime" (no runtime), "recording" (a loaded recording cannot answer the block)
     this.kind = kind;
   }
 }
@@ -55,7 +55,7 @@ export class RuntimeClient extends EventTarget {
     if (this.ready) return this.ready;
     this.ready = new Promise((resolve, reject) => {
       // the worker the head's early script started (or left to start now: a page with
-      // shipped recordings), once; else (a restart) a new one
+      // shipped traces), once; else (a restart) a new one
       window.loopstepStartEarly?.();
       const early = window.loopstepEarlyWorker;
       const worker = early?.worker ?? new Worker(this.workerURL, { type: "module", name: "loopstep-python" });
@@ -105,8 +105,20 @@ export class RuntimeClient extends EventTarget {
 
   /** Record a trace; resolves with the parsed trace or rejects with a RecordError.
    * `setup`: the reader's setup text, for scenario "custom" only. `questions` (optional):
-   * {breakpoints: [{line, condition, hits, log}], watches: [text]}. */
-  async record({ lesson, block, scenario, maxSteps, setup, questions, fork }) {
+   * {breakpoints: [{line, condition, hits, log}], watches: [text]}. `recording` (optional):
+   * {name, text}, a recording file answering the model calls (a RecordError of kind
+   * "recording" when it cannot answer this block's). */
+  record({ lesson, block, scenario, maxSteps, setup, questions, fork, recording }) {
+    return this.ask({ type: "record", lesson, block, scenario, maxSteps, setup, questions, fork,
+      recording });
+  }
+
+  /** The text of the recording file of preset `scenario` ("" when it has none). */
+  presetRecording({ lesson, scenario }) {
+    return this.ask({ type: "preset-recording", lesson, scenario });
+  }
+
+  async ask(message) {
     await this.boot();
     const id = this.nextId++;
     const worker = this.worker;
@@ -114,8 +126,7 @@ export class RuntimeClient extends EventTarget {
       const timer = setTimeout(() => this.restart(worker, seconds(this.recordTimeout), "timeout"),
         this.recordTimeout);
       this.pending.set(id, { resolve, reject, timer });
-      worker.postMessage({ type: "record", id, lesson, block, scenario, maxSteps, setup, questions,
-        fork });
+      worker.postMessage({ ...message, id });
     });
   }
 
@@ -128,7 +139,8 @@ export class RuntimeClient extends EventTarget {
       traceModule()
         .then(({ fromPacked }) => entry.resolve(fromPacked(m.json)))
         .catch((error) => entry.reject(new RecordError(String(error), "failed")));
-    } else entry.reject(new RecordError(m.message, "failed"));
+    } else if (m.type === "text") entry.resolve(m.text);
+    else entry.reject(new RecordError(m.message, m.kind ?? "failed"));
   }
 
   /**

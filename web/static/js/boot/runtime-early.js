@@ -8,7 +8,7 @@
 // snapshot: its two big downloads start here, half a second before the worker could ask
 // for them, and reach the worker as they arrive (`head` messages, worker.js), the wasm
 // compiled from the browser's own response so that its compiled code is cached.
-// A page with shipped recordings (its island's `recordings`) debugs its presets without
+// A page with shipped traces (its island's `traces`) debugs its presets without
 // the runtime: the worker is then started by the page once it is interactive
 // (window.loopstepStartEarly, runtime-client.js), and with `data-runtime="lazy"` on <html>
 // or `?runtime=lazy` in the URL only when a run needs it.
@@ -22,7 +22,7 @@
   performance.mark("loopstep:early-evaluated");
   const lazy = document.documentElement.dataset.runtime === "lazy" || params.get("runtime") === "lazy";
   if (lazy) document.documentElement.dataset.runtime = "lazy"; // page.js reads it
-  const deferred = lazy || Boolean(config.recordings);
+  const deferred = lazy || Boolean(config.traces);
   const start = () => {
     delete window.loopstepStartEarly;
     // started after the page is interactive: the big downloads yield to the page's own

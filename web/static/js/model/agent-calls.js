@@ -6,12 +6,16 @@ import { lastAtOrBefore } from "./sorted.js";
 
 const END = -1; // stepping.js: the program ran to its end
 
-/** One content part for display: {kind: "text"|"tool_use"|"tool_result", …}. */
+/** One content part for display: {kind: "text"|"tool_use"|"tool_result"|"thinking"|"raw",
+ * …} ("thinking": a thinking block, `redacted` when the provider hid its text; "raw": a
+ * block a recording tool kept only as text). */
 export function part(raw) {
   if (typeof raw === "string") return { kind: "text", text: raw };
   const [kind, a, b, c] = raw;
   if (kind === "tool_use") return { kind, id: a, name: b, input: c };
   if (kind === "tool_result") return { kind, id: a, text: contentText(b), error: Boolean(c) };
+  if (kind === "thinking") return { kind, text: a, redacted: Boolean(b) };
+  if (kind === "raw") return { kind, text: a };
   return { kind: "text", text: `[${a}] ${b}` };
 }
 
@@ -44,8 +48,11 @@ export class Calls {
       last.set(conversation, k);
       return { conversation, step, ret, shared, fresh, stop, response, error, previous };
     });
-    this.tools = agent.tools.map(([step, ret, name, id, input, result, error, returned, cut]) => ({
+    // recorded: answered from an imported recording; source_cut: {length} when the
+    // recording's source cut the output (runtime/recording/tools.py)
+    this.tools = agent.tools.map(([step, ret, name, id, input, result, error, returned, cut, recorded, sourceCut]) => ({
       step, ret, name, id, input, result, error: Boolean(error), returned, cut: Boolean(cut),
+      recorded: Boolean(recorded), source_cut: sourceCut ?? null,
     }));
     this.steps = Int32Array.from(this.calls, (c) => c.step);
     this.memo = { k: -1, ids: null };

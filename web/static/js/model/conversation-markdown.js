@@ -29,6 +29,7 @@ function partLines(p) {
     const head = `tool_result for ${codeSpan(p.id)}${p.error ? " (error)" : ""}:`;
     return [head, "", fenced(p.text)];
   }
+  if (p.kind === "thinking") return [p.redacted ? "thinking (redacted)" : "thinking:", ...(p.redacted ? [] : ["", fenced(p.text, "text")])];
   return [fenced(p.text, "text")];
 }
 

@@ -67,8 +67,14 @@ export class Origins {
 
   /** The step of the tool execution behind part `index` of message `id`, or null. */
   partStep(id, index) {
+    const tool = this.partTool(id, index);
+    return tool === null ? null : tool.step;
+  }
+
+  /** The tool execution (of `calls.tools`) behind part `index` of message `id`, or null. */
+  partTool(id, index) {
     const t = this.results.get(`${id}:${index}`);
-    return t === undefined ? null : this.calls.tools[t].step;
+    return t === undefined ? null : this.calls.tools[t];
   }
 
   /**

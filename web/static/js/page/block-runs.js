@@ -1,8 +1,10 @@
 // A block's recorded runs: the traces of all the page's blocks under one memory budget
 // (model/trace-cache.js) and their replay (model/replay.js), both imported with the first
-// recording, off the page's path to ready. A run is shown only once one has arrived.
-// A preset's run without questions comes from the shipped recordings (shipped.js) when the
-// page has them, else it is recorded live; `trace.recording` says which ("shipped"|"live").
+// trace, off the page's path to ready. A run is shown only once one has arrived.
+// A preset's run without questions comes from the shipped traces (shipped.js) when the
+// page has them, else it is recorded in the page; `trace.madeBy` says which
+// ("shipped"|"live"). A recording file loaded into the block (recording/recording-file.js)
+// answers the model calls of its runs: never a shipped trace then.
 
 import { sharedShipped } from "./shipped.js";
 
@@ -20,17 +22,19 @@ const replayModule = () => {
 
 /** The trace of `scenario` for `block` (the custom one: of its current setup text),
  * recorded unless the page's cache still has it. `fork`: {call, text} (whatif/fork-editor.js),
- * that call answering the JSON `text`; the cache keys the fork by its text. */
-export async function traceOf(block, scenario, fork = null) {
-  const key = block.traceKey(scenario) + (fork ? `\nfork ${fork.call}\n${fork.text}` : "");
+ * that call answering the JSON `text`; the cache keys the fork by its text. `recording`:
+ * {name, text, key} the recording file answering the model calls (the block's, if any). */
+export async function traceOf(block, scenario, fork = null, recording = block.recording) {
+  const key = block.traceKey(scenario, recording) + (fork ? `\nfork ${fork.call}\n${fork.text}` : "");
   const kept = pageTraces.cache?.get(key);
   if (kept) return kept;
   const cache = traceCache(); // imported while the trace is recorded
   const replaying = replayModule();
   const custom = scenario === block.config.customScenario;
   const questions = block.questions.request(block.breakpoints);
-  let trace = custom || questions || fork ? null : await sharedShipped().trace(block.name, scenario);
-  if (trace) trace.recording = "shipped";
+  let trace = custom || questions || fork || recording ? null
+    : await sharedShipped().trace(block.name, scenario);
+  if (trace) trace.madeBy = "shipped";
   else {
     trace = await block.client.record({
       lesson: block.lesson, block: block.name, scenario,
@@ -38,15 +42,16 @@ export async function traceOf(block, scenario, fork = null) {
       questions: questions ?? undefined,
       ...(custom ? { setup: block.customSetup } : {}),
       ...(fork ? { fork: { call: fork.call, value: JSON.parse(fork.text) } } : {}),
+      ...(recording ? { recording: { name: recording.name, text: recording.text } } : {}),
     });
-    trace.recording = "live";
+    trace.madeBy = "live";
   }
   await replaying;
   return (await cache).set(key, trace);
 }
 
 /** Get ready for `block`'s Debug while the page is idle: its shown preset's shipped
- * recording and the modules that keep and replay a trace, fetched at a low priority. */
+ * trace and the modules that keep and replay a trace, fetched at a low priority. */
 export function prefetch(block) {
   if (block.questions.request(block.breakpoints)) return;
   sharedShipped().prefetch(block.name, block.scenario);

@@ -51,6 +51,8 @@ export function errorText(failure, trace, m) {
   if (f) return m.format("status_error_detail", { message: f.message });
   const se = trace?.setup_error;
   if (se) return m.format("status_setup_error", se);
+  // a replay that could not go on (a divergence, no answer past a fork): its message
+  if (trace?.status === "error" && trace.message) return m.format("status_error_detail", { message: trace.message });
   const e = trace?.error;
   if (e) return m.format("status_exception", { type: e.type, message: e.message, line: e.line });
   return m.get("status_error");

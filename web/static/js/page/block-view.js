@@ -219,6 +219,16 @@ export function wire(block) {
   root.querySelector(SEL.compare)?.addEventListener("change", (event) => {
     block.loadWhatIf().then((w) => w.compare(event.target.value));
   });
+  // recording files in and out (recording/recording-file.js, on first use)
+  const recordingFiles = () => import("../recording/recording-file.js");
+  root.querySelector(SEL.recordingFile)?.addEventListener("change", (event) => {
+    const input = event.target;
+    const file = input.files?.[0];
+    recordingFiles().then(({ loadFile }) => loadFile(block, file)).finally(() => { input.value = ""; });
+  });
+  root.querySelector(SEL.actionNamed("download-recording"))?.addEventListener("click", () => {
+    recordingFiles().then(({ download }) => download(block));
+  });
 }
 
 /** Of the toolbar commands `commands`, enable exactly the ones `enabled` names. */

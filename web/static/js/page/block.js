@@ -8,6 +8,7 @@ import { SEL, EVENTS } from "../selectors.js";
 import { END, step as nextIndex, applies, hitIndices, settle } from "../model/stepping.js";
 import * as view from "./block-view.js";
 import * as runs from "./block-runs.js";
+import { showSource } from "./run-source.js";
 import { Questions } from "../model/questions.js";
 import { Omni } from "../omni/omni.js";
 import { FIRST_LINE, noStops, steppedOver } from "./stop-notes.js";
@@ -67,6 +68,7 @@ export class Block {
     this.customSetup = null; // the reader's setup text while scenario "custom" exists
     this.urlCustom = null;   // that text as the URL carries it (url-state.js)
     this.urlFork = null;     // the fork shown against the run, as the URL carries it
+    this.recording = null;   // a recording file loaded into the block: {name, text, key}
     this.whatif = null;      // the what-if controller, once loaded
     this.workspace = null;   // the workspace panel, once a run with a folder is shown
     view.wire(this);
@@ -177,9 +179,10 @@ export class Block {
     }
   }
 
-  traceKey(scenario) {
+  traceKey(scenario, recording = this.recording) {
     const setup = scenario === this.config.customScenario ? `\n${this.customSetup}` : "";
-    return `${this.id}\n${scenario}${setup}\n${this.questions.key(this.breakpoints)}`;
+    const answers = recording ? `\nrecording ${recording.key}` : "";
+    return `${this.id}\n${scenario}${setup}${answers}\n${this.questions.key(this.breakpoints)}`;
   }
 
   /** The what-if controller (custom setup, comparison), loaded on first use. */
@@ -193,9 +196,7 @@ export class Block {
 
   showRun(trace) {
     this.trace = trace;
-    // where the run shown came from: "shipped" (the build's recording) or "live"
-    if (trace?.recording) this.root.dataset.recording = trace.recording;
-    else delete this.root.dataset.recording;
+    showSource(this, trace); // data-trace, data-run-source and a recorded run's details
     runs.hold(this, "shown", trace); // never dropped from the cache while shown
     this.replay = trace ? runs.replayOf(trace) : null;
     this.events.show(trace);
@@ -224,7 +225,7 @@ export class Block {
     if (!this.trace) return;
     this.stopNote = index === END ? null : note; // why it stopped here (stop-notes.js)
     if (index === END) {
-      const raised = Boolean(this.trace.error) || this.trace.status === "exception";
+      const raised = Boolean(this.trace.error) || ["exception", "error"].includes(this.trace.status);
       if (!this.act(raised ? "raise" : "finish")) return;
       this.index = END;
       this.render();
@@ -270,6 +271,7 @@ export class Block {
     const custom = name === this.config.customScenario && this.customSetup !== null;
     if (!custom && !this.config.presets.some((p) => p.name === name)) return false;
     this.whatif?.dropFork();   // a fork is one run's: not the next scenario's
+    this.recording = null;     // a preset answers from now on
     this.scenario = name;
     this.root.dataset.scenario = name;
     this.root.querySelector(SEL.scenario).value = name;
@@ -292,7 +294,7 @@ export class Block {
     this.index = null;
     this.stopNote = null;
     this.trace = null;
-    delete this.root.dataset.recording;
+    showSource(this, null);
     runs.hold(this, "shown", null);
     this.replay = null;
     this.hits = [];

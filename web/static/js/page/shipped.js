@@ -1,20 +1,20 @@
-// Shipped recordings (web/recordings.py): the packed trace of each block × preset of a
+// Shipped traces (web/shipped_traces.py): the packed trace of each block × preset of a
 // bundled lesson, recorded by the build exactly as the worker would record it. A preset's
 // run asked without questions (no conditions, hit counts, logpoints or watches: those are
 // evaluated while recording) is fetched from there, before the runtime is ready; anything
 // else, or a recording that is missing or fails to load, is recorded live by the worker.
-// `?recording=live` in the page's URL records every run live.
+// `?trace=live` in the page's URL records every run live.
 
 import { runtimeConfig } from "../boot/runtime-client.js";
 import { parseQuery } from "./url-state.js";
 
 const traceModule = () => import("../model/trace.js");
 
-export class ShippedRecordings {
-  /** `recordings`: the runtime island's {url, version, runs} or null; `search`: the
+export class ShippedTraces {
+  /** `traces`: the runtime island's {url, version, runs} or null; `search`: the
    * page URL's query. */
-  constructor(recordings, search = "") {
-    this.recordings = recordings ?? null;
+  constructor(traces, search = "") {
+    this.traces = traces ?? null;
     this.live = parseQuery(search).live;
     this.failed = new Set(); // URLs that did not load: recorded live from then on
     this.texts = new Map(); // URL → its text's promise (prefetched or asked for)
@@ -42,9 +42,9 @@ export class ShippedRecordings {
     traceModule().catch(() => {});
   }
 
-  /** The URL of the shipped recording of `block` × `scenario`, or null. */
+  /** The URL of the shipped trace of `block` × `scenario`, or null. */
   url(block, scenario) {
-    const shipped = this.recordings;
+    const shipped = this.traces;
     if (this.live || !shipped?.runs?.[block]?.includes(scenario)) return null;
     const url = new URL(`${encodeURIComponent(block)}/${encodeURIComponent(scenario)}.json`,
       new URL(shipped.url, document.baseURI));
@@ -69,8 +69,8 @@ export class ShippedRecordings {
 
 let shared = null;
 
-/** The page's shipped recordings, from its runtime data island. */
+/** The page's shipped traces, from its runtime data island. */
 export function sharedShipped() {
-  shared ??= new ShippedRecordings(runtimeConfig()?.recordings, window.location.search);
+  shared ??= new ShippedTraces(runtimeConfig()?.traces, window.location.search);
   return shared;
 }

@@ -12,7 +12,7 @@
 //   …&s=custom&custom=…   (the reader's setup text, deflate-raw then base64url: setup-url.js)
 //   …&fork=model%3A2~…    (a fork: the call and its JSON, compressed as the setup is)
 // The query, on every copy of the page: `lang=zh|en` (the other language's copy),
-// `scenario=NAME` (an embed's preset), `recording=live` (no shipped recordings),
+// `scenario=NAME` (an embed's preset), `trace=live` (no shipped traces),
 // `origin=` (an embed's host page).
 
 import { cleanSpec } from "../model/questions.js";
@@ -146,7 +146,7 @@ export async function decodeFork(encoded) {
 export function parseQuery(search) {
   const query = new URLSearchParams(String(search ?? "").replace(/^\?/, ""));
   return { lang: query.get("lang"), scenario: query.get("scenario"),
-    live: query.get("recording") === "live", origin: query.get("origin") };
+    live: query.get("trace") === "live", origin: query.get("origin") };
 }
 
 /** The other language's copy of the page at `href` when its `?lang=` asks for it (the

@@ -1,13 +1,13 @@
-"""Shipped recordings: the packed trace of every block × preset of the bundled lessons,
+"""Shipped traces: the packed trace of every block × preset of the bundled lessons,
 recorded at build time by the page's own recorder in the vendored Pyodide booted from the
-boot set's snapshot (scripts/build_recordings.mjs), so that a page can debug a preset
+boot set's snapshot (scripts/build_shipped_traces.mjs), so that a page can debug a preset
 before its runtime is ready.
 
-They live in the boot set's folder, `recordings/<lesson>/<block>/<preset>.json` (with
-.br/.gz copies), beside `recordings/index.json`: {"format", "runtime": digest of the
+They live in the boot set's folder, `traces/<lesson>/<block>/<preset>.json` (with
+.br/.gz copies), beside `traces/index.json`: {"format", "runtime": digest of the
 recorder's sources, "maxSteps", "lessons": {id: {"files": digest of the lesson's files,
-"version": digest of its recordings, "runs": {block: [preset, …]}}}}. A page is told of a
-lesson's recordings only while they are those of the files it serves (the same recorder,
+"version": digest of its traces, "runs": {block: [preset, …]}}}}. A page is told of a
+lesson's traces only while they are those of the files it serves (the same recorder,
 the same lesson files, the same step limit): any other lesson (`--lessons DIR`, an edited
 one before `make build`) records live.
 
@@ -21,7 +21,7 @@ from pathlib import Path
 from . import assets, bundles
 
 FORMAT = 1
-FOLDER = "recordings"
+FOLDER = "traces"
 DIR = assets.BOOT_DIR / FOLDER
 INDEX = DIR / "index.json"
 
@@ -48,7 +48,7 @@ def read_index(path: Path = INDEX) -> dict | None:
 
 
 class Shipped:
-    """The built recordings, read once (like the boot set: `make build`, then restart)."""
+    """The built traces, read once (like the boot set: `make build`, then restart)."""
 
     def __init__(self, path: Path = INDEX):
         self.index = read_index(path)
@@ -62,7 +62,7 @@ class Shipped:
         return kept[1]
 
     def for_lesson(self, lesson, root: str, max_steps: int) -> dict | None:
-        """The page's `recordings` entry for `lesson` ({url, version, runs}), or None when
+        """The page's `traces` entry for `lesson` ({url, version, runs}), or None when
         there are none that match what the page serves."""
         index = self.index
         if not index or index.get("runtime") != self.runtime or index.get("maxSteps") != max_steps:

@@ -1,4 +1,4 @@
-"""The shipped recordings (web/recordings.py, built by scripts/build_recordings.mjs): one per
+"""The shipped traces (web/shipped_traces.py, built by scripts/build_shipped_traces.mjs): one per
 block × preset of the bundled lessons, current, reproducible, the same as a live
 recording in Pyodide, and offered to a page only for the lesson files they were made from.
 Like tests/test_boot_artifacts.py, this does not build: it fails when `make build` is due."""
@@ -15,7 +15,7 @@ import pytest
 
 from loopstep.runtime.catalog.lessons import BUNDLED_ROOTS, load_lessons
 from loopstep.runtime.recorder import DEFAULT_MAX_STEPS
-from loopstep.web import page_data, recordings
+from loopstep.web import page_data, shipped_traces
 
 from build_script import build
 from pyodide_node import record_in_pyodide
@@ -24,35 +24,35 @@ ROOT = Path(__file__).resolve().parent.parent
 REBUILD = "stale: run `make build` (scripts/build.py; needs Node 20+)"
 LESSONS = load_lessons(BUNDLED_ROOTS)
 RUNS = [(lesson.id, block, preset) for lesson in LESSONS.values()
-        for block, presets in recordings.runs(lesson).items() for preset in presets]
+        for block, presets in shipped_traces.runs(lesson).items() for preset in presets]
 
 
 def shipped_file(lesson: str, block: str, preset: str) -> Path:
-    return recordings.DIR / lesson / block / f"{preset}.json"
+    return shipped_traces.DIR / lesson / block / f"{preset}.json"
 
 
 @pytest.fixture(scope="module")
 def index() -> dict:
     assert build.stale_reason() is None, REBUILD
-    found = recordings.read_index()
+    found = shipped_traces.read_index()
     assert found is not None, REBUILD
     return found
 
 
 def test_the_index_covers_every_block_and_preset_of_the_current_files(index):
-    assert index["runtime"] == recordings.runtime_digest()
+    assert index["runtime"] == shipped_traces.runtime_digest()
     assert index["maxSteps"] == DEFAULT_MAX_STEPS
     assert sorted(index["lessons"]) == sorted(LESSONS)
     for lesson in LESSONS.values():
         entry = index["lessons"][lesson.id]
-        assert entry["files"] == recordings.lesson_digest(lesson)
-        assert entry["runs"] == recordings.runs(lesson)
+        assert entry["files"] == shipped_traces.lesson_digest(lesson)
+        assert entry["runs"] == shipped_traces.runs(lesson)
     assert len(RUNS) > 40
     for run in RUNS:
         assert shipped_file(*run).is_file(), run
 
 
-def test_the_recordings_are_part_of_the_build_stamp(index):
+def test_the_traces_are_part_of_the_build_stamp(index):
     stamped = build.stamp()["outputs"]
     for run in RUNS:
         for suffix in ("", ".br", ".gz"):
@@ -60,7 +60,7 @@ def test_the_recordings_are_part_of_the_build_stamp(index):
             rel = path.with_name(path.name + suffix).relative_to(ROOT).as_posix()
             assert rel in stamped, rel
     inputs = {p.relative_to(ROOT).as_posix() for p in build.inputs()}
-    assert {"scripts/build_recordings.mjs", "web/static/js/worker.js", "web/recordings.py"} <= inputs
+    assert {"scripts/build_shipped_traces.mjs", "web/static/js/worker.js", "web/shipped_traces.py"} <= inputs
 
 
 @pytest.mark.parametrize("run", RUNS, ids=["/".join(r) for r in RUNS])
@@ -74,24 +74,24 @@ def test_compressed_copies_decompress_to_the_recording(index, run):
 def test_a_second_build_writes_the_same_bytes(index, tmp_path):
     """Nothing of the moment leaks in: temporary paths, ids, addresses, hash order."""
     config = build.config()
-    config["recordings"]["dir"] = str(tmp_path / "recordings")
+    config["traces"]["dir"] = str(tmp_path / "traces")
     config_path = tmp_path / "config.json"
     config_path.write_text(json.dumps(config), "utf-8")
     node = shutil.which("node")
-    assert node, "Node.js (node) is required to rebuild the recordings"
-    done = subprocess.run([node, str(ROOT / "scripts" / "build_recordings.mjs"),
+    assert node, "Node.js (node) is required to rebuild the traces"
+    done = subprocess.run([node, str(ROOT / "scripts" / "build_shipped_traces.mjs"),
                            "--config", str(config_path)], capture_output=True, text=True,
                           timeout=600)
     assert done.returncode == 0, done.stderr[-4000:]
-    again = tmp_path / "recordings"
-    built = sorted(p.relative_to(recordings.DIR) for p in recordings.DIR.rglob("*") if p.is_file())
+    again = tmp_path / "traces"
+    built = sorted(p.relative_to(shipped_traces.DIR) for p in shipped_traces.DIR.rglob("*") if p.is_file())
     assert built == sorted(p.relative_to(again) for p in again.rglob("*") if p.is_file())
     for rel in built:
-        assert (again / rel).read_bytes() == (recordings.DIR / rel).read_bytes(), rel
+        assert (again / rel).read_bytes() == (shipped_traces.DIR / rel).read_bytes(), rel
 
 
 def test_every_recording_is_the_one_pyodide_records_live(index, tmp_path):
-    """Each shipped recording against a fresh recording of the same block × preset in the
+    """Each shipped trace against a fresh recording of the same block × preset in the
     vendored Pyodide (tests/pyodide_node.py, a stock boot: another process, another heap)."""
     files = {}
     for lesson in LESSONS.values():
@@ -105,15 +105,15 @@ def test_every_recording_is_the_one_pyodide_records_live(index, tmp_path):
         assert shipped == trace, "/".join(run)
 
 
-def test_a_page_is_offered_the_recordings_of_the_files_it_serves(index, tmp_path):
+def test_a_page_is_offered_the_traces_of_the_files_it_serves(index, tmp_path):
     s06 = LESSONS["s06"]
     config = page_data.runtime_config(s06, "zh", "/")
-    offered = config["recordings"]
-    assert offered["url"] == f"/vendor/{recordings.DIR.parent.name}/recordings/s06/"
+    offered = config["traces"]
+    assert offered["url"] == f"/vendor/{shipped_traces.DIR.parent.name}/traces/s06/"
     assert offered["version"] == index["lessons"]["s06"]["version"]
     assert offered["runs"]["run_subagent"][0] == "normal"
-    # another step limit: the recordings would not be the page's
-    assert page_data.runtime_config(s06, "zh", "/", {"maxSteps": 50})["recordings"] is None
+    # another step limit: the traces would not be the page's
+    assert page_data.runtime_config(s06, "zh", "/", {"maxSteps": 50})["traces"] is None
     # a lesson of the same id whose files differ (`--lessons DIR`) records live
     for root in BUNDLED_ROOTS:
         shutil.copytree(root, tmp_path / root.name, dirs_exist_ok=True)
@@ -122,6 +122,6 @@ def test_a_page_is_offered_the_recordings_of_the_files_it_serves(index, tmp_path
         setup = next((tmp_path / "lessons").rglob("s06/setup.py"))
     setup.write_text(setup.read_text("utf-8") + "\n# edited\n", "utf-8")
     edited = load_lessons([tmp_path / r.name for r in BUNDLED_ROOTS])["s06"]
-    assert page_data.runtime_config(edited, "zh", "/")["recordings"] is None
+    assert page_data.runtime_config(edited, "zh", "/")["traces"] is None
     same = load_lessons([tmp_path / r.name for r in BUNDLED_ROOTS])["s01"]
-    assert page_data.runtime_config(same, "zh", "/")["recordings"] is not None
+    assert page_data.runtime_config(same, "zh", "/")["traces"] is not None

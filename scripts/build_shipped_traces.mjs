@@ -2,12 +2,12 @@
 // (web/static/js/worker.js): the vendored Pyodide booted from the boot set's memory
 // snapshot by the page's own boot code (web/static/js/boot/boot.js), the recorder's and
 // the lesson's files written where the worker writes them, the same recursion limit, step
-// limit and roots. Writes <bootDir>/recordings/ (web/recordings.py describes it):
+// limit and roots. Writes <bootDir>/traces/ (web/shipped_traces.py describes it):
 // <lesson>/<block>/<preset>.json (+ .br/.gz) and index.json.
 //
-//   node scripts/build_recordings.mjs --config CONFIG.json
+//   node scripts/build_shipped_traces.mjs --config CONFIG.json
 // CONFIG.json (scripts/build.py): {"pyodideDir", "bootDir", "runtimeDir", "runtimeModules", "workerRoot",
-// "recordings": {"dir", "format", "runtime", "maxSteps", "worker": worker.js's path,
+// "traces": {"dir", "format", "runtime", "maxSteps", "worker": worker.js's path,
 //                "lessons": [{"id", "files": {"lessons/REL": abs path}, "digest",
 //                             "runs": {block: [preset, …]}}]}}
 import { createHash } from "node:crypto";
@@ -20,11 +20,11 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.dirname(HERE);
 const configAt = process.argv.indexOf("--config") + 1;
 if (configAt === 0 || !process.argv[configAt]) {
-  console.error("usage: node scripts/build_recordings.mjs --config CONFIG.json");
+  console.error("usage: node scripts/build_shipped_traces.mjs --config CONFIG.json");
   process.exit(2);
 }
 const CONFIG = JSON.parse(readFileSync(process.argv[configAt], "utf8"));
-const JOB = CONFIG.recordings;
+const JOB = CONFIG.traces;
 const INDEX = CONFIG.pyodideDir.replace(/\/?$/, "/");
 const BOOT = CONFIG.bootDir.replace(/\/?$/, "/");
 const WORKER_ROOT = CONFIG.workerRoot; // web/assets.py WORKER_ROOT

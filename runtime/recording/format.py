@@ -1,0 +1,91 @@
+"""The recording format, version 1 (docs/recordings.md; its schema is schema.json):
+
+    {"format": "loopstep-recording", "version": 1,
+     "made_for": {"lesson", "block", "preset"},     # what it was made for
+     "provider": "anthropic" | "openai", "model": the model used,
+     "origin": the endpoint's origin (null when not known), "cwd": the run's folder,
+     "imported_from": null | "learn-claude-code", "status": the run's status,
+     "input": the answers of input() the run was given, when not its preset's (optional),
+     "calls": [{"request": the JSON body the SDK sends, "response": the provider's JSON,
+                "seconds": 0.8,
+                "tools": [{"name", "input", "output", "cut"?, "length"?}]}, …]}
+
+``tools`` are the tool executions after that call's answer, before the next call. A
+recording holds no header, key or credential: ``new`` takes none, and a request is the
+body alone.
+"""
+
+import json
+
+from .schema import SCHEMA, first_error
+
+FORMAT = "loopstep-recording"
+VERSION = 1
+_RESPONSE_KEY = {"anthropic": "content", "openai": "choices"}
+
+
+class RecordingError(ValueError):
+    """A file that is not a recording loopstep can use: ``WHERE: JSON PATH: reason``."""
+
+
+def problem(value):
+    """``(JSON path, reason)`` of the first thing wrong with ``value``, or None."""
+    if not isinstance(value, dict) or value.get("format") != FORMAT:
+        return "$.format", f"not a loopstep recording (expected \"format\": \"{FORMAT}\")"
+    found = first_error(value, SCHEMA)
+    if found:
+        return found
+    key = _RESPONSE_KEY[value["provider"]]
+    for index, call in enumerate(value["calls"]):
+        if not isinstance(call["response"].get(key), list):
+            return f"$.calls[{index}].response.{key}", \
+                f"a {value['provider']} response needs a list {key!r}"
+    return None
+
+
+def check(value, where="recording"):
+    """``value`` when it is a recording, else RecordingError naming ``where``."""
+    found = problem(value)
+    if found:
+        raise RecordingError(f"{where}: {found[0]}: {found[1]}")
+    return value
+
+
+def check_made_for(recording, lesson, block, where="recording"):
+    """RecordingError naming both blocks when ``recording`` was made for another block
+    than ``lesson/block`` (an imported recording names no block: any fits)."""
+    made_for = recording["made_for"]
+    if not recording.get("imported_from") and (
+            made_for["lesson"] != lesson or made_for["block"] not in (None, block)):
+        raise RecordingError(f"{where}: $.made_for: made for {made_for['lesson']}/"
+                             f"{made_for['block'] or '*'}, not for {lesson}/{block}")
+    return recording
+
+
+def loads(text, where="recording"):
+    try:
+        value = json.loads(text)
+    except ValueError as error:
+        raise RecordingError(f"{where}: $: not JSON ({error})") from None
+    return check(value, where)
+
+
+def load(path):
+    """The recording in the file at ``path``, checked; RecordingError naming the path."""
+    try:
+        text = open(path, encoding="utf-8").read()
+    except (OSError, UnicodeDecodeError) as error:
+        raise RecordingError(f"{path}: $: cannot be read ({error})") from None
+    return loads(text, str(path))
+
+
+def new(lesson, block, preset, provider, model, origin, cwd, imported_from=None):
+    """An empty recording; its ``calls`` are appended as they are made."""
+    return {"format": FORMAT, "version": VERSION,
+            "made_for": {"lesson": lesson, "block": block, "preset": preset},
+            "provider": provider, "model": model, "origin": origin, "cwd": cwd,
+            "imported_from": imported_from, "status": "finished", "calls": []}
+
+
+def dumps(recording):
+    return json.dumps(recording, ensure_ascii=False, indent=1) + "\n"
