@@ -52,14 +52,24 @@ def test_the_build_made_the_bundle_of_the_current_sources():
     assert entry and re.fullmatch(r"bundle/page-[A-Z0-9]+\.js", entry), entry
     assert build_page.current()
     assert module_graph.page_script() == entry
-    assert module_graph.preloads(True) == module_graph.preloads(False) == (entry,)
+    manifest = module_graph.bundle_manifest()
+    chunks = [f"bundle/{name}" for name in manifest["preload"]]
+    debug = [f"bundle/{name}" for name in manifest["debug"] if name not in manifest["preload"]]
+    assert module_graph.preloads(False) == (entry, *chunks)
+    assert module_graph.preloads(True) == (entry, *chunks, *debug)
+    # the entry imports exactly the chunks announced with it; Debug's path is in chunks of
+    # its own, not in the entry (the first download leaves the views loaded on first use out)
+    text = (module_graph.BUNDLE_DIR / Path(entry).name).read_text("utf-8")
+    assert set(re.findall(r'from"\./(chunk-[A-Z0-9]+\.js)"', text)) <= set(manifest["preload"])
+    assert manifest["debug"] and all(name.startswith("chunk-") for name in manifest["debug"])
 
 
 def test_the_bundle_holds_every_module_the_page_loads():
     entry = module_graph.BUNDLE_DIR / Path(module_graph.bundle_entry()).name
-    sources = json.loads(entry.with_name(entry.name + ".map").read_text("utf-8"))["sources"]
+    files = [entry] + [entry.with_name(name) for name in module_graph.bundle_manifest()["chunks"]]
     bundled = {(entry.parent / s).resolve().relative_to(module_graph.JS).as_posix()
-               for s in sources}
+               for file in files
+               for s in json.loads(file.with_name(file.name + ".map").read_text("utf-8"))["sources"]}
     wanted = loaded_by_the_page()
     # views loaded on first use are there too (and the check sees them)
     assert {"whatif/whatif.js", "agent/agent-view.js", "model/replay.js"} <= wanted

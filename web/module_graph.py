@@ -62,10 +62,13 @@ def page_modules() -> tuple[str, ...]:
 
 
 def preloads(shipped: bool) -> tuple[str, ...]:
-    """The modules the document announces (the page's script first): the bundle alone, or
-    page.js's static graph, with Debug's path on a page with shipped traces."""
+    """The modules the document announces (the page's script first): the bundle's entry and
+    the chunks it imports statically, or page.js's static graph; with Debug's path on a page
+    with shipped traces."""
     if bundle_entry():
-        return (bundle_entry(),)
+        manifest = _current_bundle()
+        more = [*manifest.get("preload", ()), *(manifest.get("debug", ()) if shipped else ())]
+        return (bundle_entry(), *dict.fromkeys(f"{BUNDLE_DIR.name}/{name}" for name in more))
     return page_modules() + (DEBUG_PATH if shipped else ())
 
 
@@ -91,7 +94,8 @@ def _current_bundle() -> dict | None:
     """The manifest while the bundle is that of the current sources, else None: the page
     then loads its modules one by one. Read once, like the graph."""
     manifest = bundle_manifest()
-    names = [manifest.get("entry")] + [manifest.get("styles", {}).get(rel) for rel in STYLES]
+    names = [manifest.get("entry")] + [manifest.get("styles", {}).get(rel) for rel in STYLES] \
+        + list(manifest.get("chunks", ()))
     if not all(names) or not all((BUNDLE_DIR / name).is_file() for name in names):
         return None
     return manifest if manifest.get("sources") == sources_digest() else None
