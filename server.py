@@ -19,6 +19,7 @@ from loopstep.runtime.catalog import lessons as catalog
 from loopstep.runtime.recorder import DEFAULT_MAX_STEPS
 from loopstep.web import assets
 from loopstep.web.files import Files
+from loopstep.web.live_site import EndpointError, LiveSite, connect_src
 from loopstep.web.routes import api as routes_api, files as routes_files, pages as routes_pages
 
 SECURITY_HEADERS = {
@@ -27,33 +28,39 @@ SECURITY_HEADERS = {
 }
 # one inline script is allowed, by its hash: the head's early boot script (web/assets.py)
 CSP = (f"default-src 'self'; script-src 'self' 'wasm-unsafe-eval' {assets.EARLY_SCRIPT_HASH}; "
-       "worker-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'")
+       "worker-src 'self'; connect-src {connect}; object-src 'none'; base-uri 'none'")
 
 
-def content_security_policy(frame_ancestors: str | None) -> str:
-    return CSP + (f"; frame-ancestors {frame_ancestors}" if frame_ancestors else "")
+def content_security_policy(frame_ancestors: str | None, live: LiveSite | None = None) -> str:
+    """The pages' policy; with live runs (web/live_site.py) their endpoints may be called."""
+    policy = CSP.replace("{connect}", connect_src(live))
+    return policy + (f"; frame-ancestors {frame_ancestors}" if frame_ancestors else "")
 
 
 def create_app(lessons_roots: list[Path] | None = None,
                frame_ancestors: str | None = None,
-               limits: dict | None = None, *, lessons: dict | None = None,
-               errors: dict | None = None, generation: int | None = None) -> FastAPI:
+               limits: dict | None = None, live: LiveSite | None = None, *,
+               lessons: dict | None = None, errors: dict | None = None,
+               generation: int | None = None) -> FastAPI:
     """The ASGI app for the lessons found in `lessons_roots` (default: the bundled ones).
 
-    `limits` goes to the pages' runtime: `bootTimeoutMs`, `recordTimeoutMs`, `maxSteps`.
+    `limits` goes to the pages' runtime: `bootTimeoutMs`, `recordTimeoutMs`, `maxSteps`;
+    `live` enables live runs against its endpoints (docs/live.md).
     Under `serve --reload` (web/live.py): `lessons` loaded already, `errors` {id: message}
     of those that did not load (shown at their URLs), `generation` the lessons' generation
     (answered at /api/reload; the pages then reload themselves when it changes)."""
     if lessons is None:
         lessons = catalog.load_lessons(lessons_roots)
     app = FastAPI(title="loopstep", version="0.1.0", docs_url=None, redoc_url=None)
-    csp = content_security_policy(frame_ancestors)
-    live = generation is not None
-    if live:
+    csp = content_security_policy(frame_ancestors, live)
+    if live is not None:
+        limits = {**(limits or {}), "live": live.config()}
+    reloading = generation is not None
+    if reloading:
         @app.get("/api/reload")
         def reload_generation():
             return {"generation": generation, "errors": errors or {}}
-    app.include_router(routes_pages.router(lessons, limits, errors or {}, live))
+    app.include_router(routes_pages.router(lessons, limits, errors or {}, reloading))
     app.include_router(routes_api.router(lessons))
     app.include_router(routes_files.router())
     # Pages and JSON are compressed when the browser accepts it (a lesson page: 91 KB,
@@ -89,6 +96,26 @@ def serve_limits(args: argparse.Namespace) -> dict:
     return {k: v for k, v in limits.items() if v}
 
 
+def live_site(args: argparse.Namespace) -> LiveSite | None:
+    """The site's live runs (`--live`), or None; `--live-endpoint` needs `--live`."""
+    if not args.live:
+        if args.live_endpoint or getattr(args, "live_timeout", None):
+            raise EndpointError("--live-endpoint and --live-timeout need --live")
+        return None
+    return LiveSite.of(args.live_endpoint, getattr(args, "live_timeout", None))
+
+
+def add_live_options(parser: argparse.ArgumentParser, timeout: bool) -> None:
+    parser.add_argument("--live", action="store_true",
+                        help="let readers run a lesson against a real model with their own key")
+    parser.add_argument("--live-endpoint", action="append", metavar="URL",
+                        help="an endpoint live runs may call (repeatable); default: the "
+                             "Anthropic and OpenAI APIs")
+    if timeout:
+        parser.add_argument("--live-timeout", type=float, metavar="SECONDS",
+                            help="how long one live request may take (default 120)")
+
+
 def check_lessons_dirs(dirs: list[Path] | None) -> None:
     """`--lessons` folders must exist and, together, hold at least one lesson."""
     if not dirs:
@@ -122,10 +149,12 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--max-steps", type=int, metavar="N", default=DEFAULT_MAX_STEPS,
                        help="steps recorded before a run is cut short "
                             f"(default {DEFAULT_MAX_STEPS:,})")
+    add_live_options(serve, timeout=True)
     export = sub.add_parser("export", help="write the whole site as static files")
     export.add_argument("out", type=Path, help="the folder to write")
     export.add_argument("--lessons", type=Path, action="append",
                        help="a lessons directory (repeatable); default: the bundled lessons")
+    add_live_options(export, timeout=False)
     sub.add_parser("trace", help="print a block's trace (see `loopstep trace --help`)",
                    add_help=False)
     for name, what in (("record", "record a block's run against a real model"),
@@ -140,20 +169,22 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     try:
         check_lessons_dirs(args.lessons)
+        live = live_site(args)
         if args.command == "export":
             from loopstep.web.export import export_site
-            written = export_site(args.out, catalog.load_lessons(args.lessons))
+            written = export_site(args.out, catalog.load_lessons(args.lessons), live,
+                                  content_security_policy(None, live))
             print(f"wrote {len(written)} pages to {args.out}")
             return 0
         if args.reload:
             from loopstep.web.live import Reloading
             limits = serve_limits(args)
             app = Reloading(lambda lessons, errors, generation: create_app(
-                args.lessons, args.frame_ancestors, limits, lessons=lessons, errors=errors,
-                generation=generation), args.lessons).start()
+                args.lessons, args.frame_ancestors, limits, live, lessons=lessons,
+                errors=errors, generation=generation), args.lessons).start()
         else:
-            app = create_app(args.lessons, args.frame_ancestors, serve_limits(args))
-    except catalog.LessonError as error:
+            app = create_app(args.lessons, args.frame_ancestors, serve_limits(args), live)
+    except (catalog.LessonError, EndpointError) as error:
         print(f"loopstep: {error}", file=sys.stderr)
         return 2
     import uvicorn

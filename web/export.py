@@ -8,7 +8,7 @@ import json
 import shutil
 from pathlib import Path
 
-from . import assets, bundles, module_graph, page_data, views
+from . import assets, bundles, live_site, module_graph, page_data, views
 
 LINKS = views.Links(static=True)
 
@@ -28,7 +28,7 @@ def _write_json(path: Path, data) -> None:
     _write(path, json.dumps(data, ensure_ascii=False, indent=1))
 
 
-def _pages(out: Path, lessons: dict) -> None:
+def _pages(out: Path, lessons: dict, limits: dict | None, policy: str | None) -> None:
     for lang in page_data.LANGS:
         prefix = "en/" if lang == "en" else ""
         depth = prefix.count("/")
@@ -36,12 +36,14 @@ def _pages(out: Path, lessons: dict) -> None:
         for lesson in lessons.values():
             folder = f"lessons/{lesson.id}/{prefix}"
             root = "../" * folder.count("/")
-            _write_page(out / folder / "index.html", views.lesson_html(lesson, lang, root, LINKS))
+            _write_page(out / folder / "index.html", views.lesson_html(lesson, lang, root, LINKS, limits=limits,
+                                                         policy=policy))
             for block in lesson.blocks:
                 folder = f"embed/{lesson.id}/{block.id}/{prefix}"
                 root = "../" * folder.count("/")
                 _write_page(out / folder / "index.html",
-                            views.embed_html(lesson, block.id, lang, root, LINKS))
+                            views.embed_html(lesson, block.id, lang, root, LINKS,
+                                             limits=limits, policy=policy))
 
 
 def _api(out: Path, lessons: dict) -> None:
@@ -75,10 +77,15 @@ def _parent(path: Path) -> Path:
     return path
 
 
-def export_site(out: Path, lessons: dict) -> list[Path]:
-    """Write the site for `lessons` into `out`; returns the pages written."""
+def export_site(out: Path, lessons: dict, live=None, policy: str | None = None) -> list[Path]:
+    """Write the site for `lessons` into `out`; returns the pages written. With `live` (a
+    web/live_site.LiveSite) the pages offer live runs and carry `policy` (the
+    Content-Security-Policy naming its endpoints) in a meta tag, and `nginx-csp.conf` holds
+    the same policy for nginx."""
     out.mkdir(parents=True, exist_ok=True)
-    _pages(out, lessons)
+    if live is not None:
+        _write(out / "nginx-csp.conf", live_site.nginx_snippet(policy))
+    _pages(out, lessons, {"live": live.config()} if live else None, policy if live else None)
     _api(out, lessons)
     _files(out, lessons)
     return sorted(out.rglob("index.html"))

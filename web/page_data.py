@@ -108,6 +108,7 @@ def block_view(lesson, block, lang: str, scenario: str | None = None) -> dict:
         "setup_text": setup_display(lesson, block.id, scenario),
         "agent": lesson.agent is not None,   # event breakpoints: a run may make model calls
         "recordable": answerable(lesson),    # a recording file may answer its model calls
+        "takes_input": bool(lesson.standins and lesson.standins.input),  # a live run's prompt
     }
 
 

@@ -42,26 +42,27 @@ def index_html(lessons: dict, lang: str, root: str, links: Links, live: bool = F
 
 def lesson_html(lesson, lang: str, root: str, links: Links,
                 scenarios: dict[str, str] | None = None, limits: dict | None = None,
-                live: bool = False) -> str:
+                live: bool = False, policy: str | None = None) -> str:
     view = page_data.lesson_view(lesson, lang, scenarios)
     config = page_data.page_config(lesson, lang, view)
     config["langHref"] = links.other_lang(lang)
     return page_data.render("lesson.html", lang=lang, root=root, lesson=view, config=config,
                         live=live,
                         runtime=page_data.runtime_config(lesson, lang, root, limits),
-                        index_href=root + links.index(lang), lang_href=links.other_lang(lang))
+                        policy=policy, index_href=root + links.index(lang), lang_href=links.other_lang(lang))
 
 
 def embed_html(lesson, block_id: str, lang: str, root: str, links: Links,
                scenario: str | None = None, limits: dict | None = None,
-               live: bool = False) -> str:
+               live: bool = False, policy: str | None = None) -> str:
     view = page_data.lesson_view(lesson, lang, {block_id: scenario} if scenario else None,
                              only=block_id)
     config = page_data.page_config(lesson, lang, view, embed=True)
     config["langHref"] = links.other_lang(lang)
     return page_data.render("embed.html", lang=lang, root=root, lesson=view, live=live,
                         block=view["blocks"][0], config=config,
-                        runtime=page_data.runtime_config(lesson, lang, root, limits))
+                        runtime=page_data.runtime_config(lesson, lang, root, limits),
+                        policy=policy)
 
 
 def lesson_error_html(lesson_id: str, message: str, lang: str, root: str, links: Links) -> str:

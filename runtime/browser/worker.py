@@ -64,6 +64,16 @@ def record(lesson, block, scenario, roots, max_steps, setup=None, questions=None
     return recorder.record_packed(lesson, block, scenario, **kwargs)
 
 
+def record_live(lesson, block, scenario, roots, max_steps, options, send, report):
+    """A live run (runtime/live): ``options`` JSON text {provider, baseUrl, model, key,
+    timeoutMs, input?}; ``send`` the worker's request function, ``report`` hears of each
+    call. JSON text {recording, status, error}."""
+    from ..live import browser
+    sys.setrecursionlimit(RECURSION_LIMIT)
+    return browser.run(lesson, block, scenario, list(roots), json.loads(options), send,
+                       report, int(max_steps or 0))
+
+
 def stale(compiled):
     """The precompiled modules (paths of ``.pyc`` files) that were not compiled from the
     source beside them, or have none (a module renamed or removed since, which Python never

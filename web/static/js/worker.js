@@ -332,6 +332,21 @@ function record(message) {
   }
 }
 
+/** A live run (runtime/live): the requests go out from here (live/live-call.js); each
+ * call's recording entry is posted as `live-call` {id, calls, depth, seconds, call}. */
+async function recordLive(message) {
+  const { send } = await import("./live/live-call.js");
+  const pyRoots = pyodide.toPy(roots);
+  const report = (json) => post({ type: "live-call", id: message.id, ...JSON.parse(json) });
+  try {
+    const text = entry.record_live(message.lesson, message.block, message.scenario, pyRoots,
+      message.maxSteps ?? 0, message.options, send, report);
+    post({ type: "text", id: message.id, text });
+  } finally {
+    pyRoots.destroy();
+  }
+}
+
 function presetRecording(message) {
   const pyRoots = pyodide.toPy(roots);
   try {
@@ -356,6 +371,9 @@ self.addEventListener("message", async (event) => {
     else if (message.type === "record" || message.type === "preset-recording") {
       if (!entry) throw new Error("runtime not ready");
       (message.type === "record" ? record : presetRecording)(message);
+    } else if (message.type === "live") {
+      if (!entry) throw new Error("runtime not ready");
+      await recordLive(message);
     }
   } catch (error) {
     const fatal = Boolean(error?.pyodide_fatal_error);

@@ -80,6 +80,7 @@ export class RuntimeClient extends EventTarget {
           resolve();
         } else if (m.type === "failed" && m.boot) fail(new RecordError(m.message, "runtime"));
         else if (m.type === "failed" && m.fatal) this.restart(worker, m.message, "fatal");
+        else if (m.type === "live-call") this.dispatchEvent(new CustomEvent("live-call", { detail: m }));
         else this.answer(m);
       };
       const onError = (event) => {
@@ -118,13 +119,26 @@ export class RuntimeClient extends EventTarget {
     return this.ask({ type: "preset-recording", lesson, scenario });
   }
 
-  async ask(message) {
+  /** A live run (docs/live.md): `options` {provider, baseUrl, model, key, timeoutMs,
+   * input?} as JSON text; resolves with the worker's JSON text {recording, status, error};
+   * "live-call" events tell of each call. No watchdog: each request has its own timeout. */
+  live({ lesson, block, scenario, maxSteps, options }) {
+    return this.ask({ type: "live", lesson, block, scenario, maxSteps, options }, null);
+  }
+
+  /** End the live run at once: the worker is replaced (a synchronous request cannot be
+   * interrupted); its pending requests fail with kind "stopped". */
+  stop() {
+    if (this.worker) this.restart(this.worker, "stopped", "stopped");
+  }
+
+  async ask(message, timeout = this.recordTimeout) {
     await this.boot();
     const id = this.nextId++;
     const worker = this.worker;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => this.restart(worker, seconds(this.recordTimeout), "timeout"),
-        this.recordTimeout);
+      const timer = timeout === null ? null
+        : setTimeout(() => this.restart(worker, seconds(timeout), "timeout"), timeout);
       this.pending.set(id, { resolve, reject, timer });
       worker.postMessage({ ...message, id });
     });

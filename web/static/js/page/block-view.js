@@ -229,6 +229,10 @@ export function wire(block) {
   root.querySelector(SEL.actionNamed("download-recording"))?.addEventListener("click", () => {
     recordingFiles().then(({ download }) => download(block));
   });
+  // a live run against a real model, where the site enables them (live/live-form.js)
+  const liveForm = root.querySelector(SEL.liveForm);
+  const live = block.client?.bootMessage?.config?.runtime?.live;
+  if (liveForm && live) import("../live/live-form.js").then(({ attach }) => attach(block, liveForm, live));
 }
 
 /** Of the toolbar commands `commands`, enable exactly the ones `enabled` names. */

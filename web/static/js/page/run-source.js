@@ -13,7 +13,7 @@ export function showSource(block, trace) {
   const data = block.root.dataset;
   if (trace?.madeBy) data.trace = trace.madeBy;
   else delete data.trace;
-  if (trace) data.runSource = trace.replay ? "recorded" : "scripted";
+  if (trace) data.runSource = !trace.replay ? "scripted" : block.recording?.live ? "live" : "recorded";
   else delete data.runSource;
   if (trace?.replay) {
     import("../recording/recording-view.js").then(({ showRecorded }) => {

@@ -29,7 +29,7 @@ export function showRecorded(block, trace) {
   const box = root.querySelector(SEL.replayDivergence);
   if (box) {
     const found = replay.divergence;
-    box.hidden = !found;
+    box.hidden = !found || Boolean(block.recording?.live); // a live run ends where it ended
     box.replaceChildren();
     if (found) {
       box.dataset.call = String(found.call);
