@@ -79,7 +79,7 @@ def _parent(path: Path) -> Path:
 
 def export_site(out: Path, lessons: dict, live=None, policy: str | None = None) -> list[Path]:
     """Write the site for `lessons` into `out`; returns the pages written. With `live` (a
-    web/live_site.LiveSite) the pages offer live runs and carry `policy` (the
+    web/live_site.py LiveSite) the pages offer live runs and carry `policy` (the
     Content-Security-Policy naming its endpoints) in a meta tag, and `nginx-csp.conf` holds
     the same policy for nginx."""
     out.mkdir(parents=True, exist_ok=True)
