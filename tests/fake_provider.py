@@ -7,7 +7,7 @@ reaches the network: the server listens on 127.0.0.1 only.
 A turn is a text, or a list of parts ``"text"`` / ``("tool", NAME, INPUT)`` /
 ``("thinking", TEXT)``; ``FakeProvider(turns)`` answers the N-th request with turn N (the
 last one again past the end). ``fail = (STATUS, MESSAGE)`` answers every request with
-that error instead.
+that error instead (a 429 with ``retry_after`` seconds).
 """
 
 import json
@@ -64,10 +64,11 @@ def error_body(provider, status, message):
 
 
 class FakeProvider:
-    def __init__(self, turns=("Done.",), fail=None, key=KEY):
+    def __init__(self, turns=("Done.",), fail=None, key=KEY, retry_after="0"):
         self.turns = list(turns)
         self.fail = fail
         self.key = key
+        self.retry_after = retry_after
         self.requests = []      # (path, headers dict, body) of each request
         provider = self
 
@@ -119,6 +120,6 @@ class FakeProvider:
         handler.send_header("content-type", "application/json")
         handler.send_header("content-length", str(len(data)))
         if status == 429:
-            handler.send_header("retry-after", "0")
+            handler.send_header("retry-after", self.retry_after)
         handler.end_headers()
         handler.wfile.write(data)
