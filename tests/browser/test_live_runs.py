@@ -1,57 +1,25 @@
 """Live runs from the page (docs/live.md), against the loopback fake provider on another
 port (so CORS is real), driven by keyboard in Chromium: a full run stepped as a live run,
 the provider's headers only, an endpoint the site does not allow, a refused key, and the
-key nowhere but in the requests' auth header. The output is compared with CPython's
-replay of the same recording."""
+key nowhere but in the requests' auth header; the downloaded run, loaded back into a fresh
+page, replays the same output. The output is compared with CPython's replay of the same
+recording."""
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from playwright.sync_api import expect
 
 from loopstep.runtime.recorder import record
-from tests.fake_provider import KEY, FakeProvider
+from tests.fake_provider import KEY
 
 try:
     from .conftest import PageWatch, ServerProcess
-    from .page_helpers import BOOT_TIMEOUT, choose_option, shown_output, type_text
+    from .live_helpers import BLOCK, TURNS, CorsProvider, fill_form
+    from .page_helpers import BOOT_TIMEOUT, shown_output
 except ImportError:
     from conftest import PageWatch, ServerProcess
-    from page_helpers import BOOT_TIMEOUT, choose_option, shown_output, type_text
-
-BLOCK = '[data-loopstep-block="agent-whole/agent_loop"]'
-TURNS = [[("tool", "bash", {"command": "ls"})], "All done."]
-
-
-class CorsProvider(FakeProvider):
-    """The fake provider answering the page's origin's CORS preflight and requests."""
-
-    def __init__(self, turns, allow, **options):
-        super().__init__(turns, **options)
-        self.server.server_close()
-        provider = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *_args):
-                pass
-
-            def end_headers(self):
-                self.send_header("access-control-allow-origin", allow)
-                self.send_header("access-control-allow-headers", "*, authorization")
-                self.send_header("access-control-expose-headers", "retry-after")
-                super().end_headers()
-
-            def do_OPTIONS(self):
-                self.send_response(204)
-                self.end_headers()
-
-            def do_POST(self):
-                raw = self.rfile.read(int(self.headers.get("content-length", 0)))
-                provider.answer(self, raw)
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+    from live_helpers import BLOCK, TURNS, CorsProvider, fill_form
+    from page_helpers import BOOT_TIMEOUT, shown_output
 
 
 @pytest.fixture(scope="module")
@@ -81,20 +49,8 @@ def live_page(browser_context, live_server, provider, request):
     watch.check(request)
 
 
-def fill_form(page, base_url, key):
-    form = page.locator(f"{BLOCK} form[data-role='live']")
-    expect(form).to_be_visible(timeout=BOOT_TIMEOUT)
-    choose_option(form.locator("select[name='provider']"), "anthropic")
-    type_text(form.locator("input[name='base-url']"), base_url)
-    type_text(form.locator("input[name='model']"), "fake-model-1")
-    type_text(form.locator("input[name='key']"), key)
-    form.locator("button[data-action='run-live']").focus()
-    page.keyboard.press("Enter")
-    return form
-
-
 def test_a_live_run_is_stepped_downloaded_and_leaves_the_key_nowhere(live_page, provider,
-                                                                     live_server):
+                                                                     live_server, tmp_path):
     page = live_page
     provider.requests.clear()
     form = fill_form(page, provider.url, KEY)
@@ -115,6 +71,8 @@ def test_a_live_run_is_stepped_downloaded_and_leaves_the_key_nowhere(live_page, 
         page.keyboard.press("Enter")
     text = open(download.value.path(), encoding="utf-8").read()
     assert KEY not in text
+    saved = tmp_path / "live.json"
+    download.value.save_as(saved)
     recording = json.loads(text)
     replayed = record("agent-whole", "agent_loop", b.get_attribute("data-scenario"),
                       recording=recording)
@@ -129,6 +87,17 @@ def test_a_live_run_is_stepped_downloaded_and_leaves_the_key_nowhere(live_page, 
     assert not [line for line in page.logs if KEY in line]
     assert KEY not in page.evaluate("document.body.innerText")
     assert KEY not in live_server.output()
+    # the round trip: a fresh page loads the file back and replays the same output
+    page.reload()
+    b.locator('input[type=file][data-role="recording-file"]').set_input_files(str(saved))
+    expect(b).to_have_attribute("data-run-source", "recorded", timeout=BOOT_TIMEOUT)
+    expect(b.locator("[data-role='recording-info']")).to_have_attribute("data-model",
+                                                                        "fake-model-1")
+    b.locator("button[data-action='run']").focus()
+    page.keyboard.press("Enter")
+    expect(b.locator("[data-role='output']")).to_have_text(shown_output(replayed["stdout"]),
+                                                           timeout=BOOT_TIMEOUT)
+    expect(b.locator("[data-role='recording-error']")).to_be_hidden()
 
 
 def test_an_endpoint_the_site_does_not_allow_fails_before_any_request(live_page, provider):
