@@ -82,15 +82,15 @@ class ServerProcess:
 
 
 class StaticSite(ServerProcess):
-    """`loopstep export` (of `lessons`, a lessons root; default the bundled lessons) served
-    by Python's plain static file server."""
+    """`loopstep export` (of `lessons`, a lessons root; default the bundled lessons; with
+    `options`, e.g. `--live …`) served by Python's plain static file server."""
 
-    def __init__(self, lessons: Path | None = None):
+    def __init__(self, lessons: Path | None = None, options: tuple[str, ...] = ()):
         self.folder = Path(tempfile.mkdtemp(prefix="loopstep-site-"))
         chosen = ["--lessons", str(lessons)] if lessons else []
         subprocess.run([sys.executable, "-c",
                         "import sys, server; sys.exit(server.main(sys.argv[1:]))",
-                        "export", str(self.folder), *chosen], cwd=REPO, check=True,
+                        "export", str(self.folder), *chosen, *options], cwd=REPO, check=True,
                        capture_output=True)
         super().__init__([], cwd=self.folder)
 
@@ -104,16 +104,27 @@ class StaticSite(ServerProcess):
 
 class NginxSite(StaticSite):
     """`loopstep export` served by nginx with the shipped deploy/nginx/loopstep.conf, as a
-    foreground process on a free loopback port with its own prefix, logs and temp dirs."""
+    foreground process on a free loopback port with its own prefix, logs and temp dirs.
+    An export with live runs ships `nginx-csp.conf`: its policy line replaces the shipped
+    one, as docs/live.md tells a host to do."""
 
-    def __init__(self, lessons: Path | None = None):
+    def __init__(self, lessons: Path | None = None, options: tuple[str, ...] = ()):
         self.nginx = nginx_path()
         self.prefix = Path(tempfile.mkdtemp(prefix="loopstep-nginx-"))
-        super().__init__(lessons)
+        super().__init__(lessons, options)
 
     def command(self, args: list[str]) -> list[str]:
         conf = self.prefix / "nginx.conf"
-        conf.write_text(nginx_conf(self.prefix, self.folder, self.port), encoding="utf-8")
+        shipped = DEPLOY / "loopstep.conf"
+        live_policy = self.folder / "nginx-csp.conf"
+        if live_policy.is_file():
+            policy = next(line for line in live_policy.read_text("utf-8").splitlines()
+                          if line.startswith("add_header Content-Security-Policy"))
+            text = "\n".join(policy if line.startswith("add_header Content-Security-Policy")
+                             else line for line in shipped.read_text("utf-8").splitlines())
+            shipped = self.prefix / "loopstep.conf"
+            shipped.write_text(text + "\n", encoding="utf-8")
+        conf.write_text(nginx_conf(self.prefix, self.folder, self.port, shipped), encoding="utf-8")
         return [self.nginx, "-p", str(self.prefix), "-c", str(conf), "-e", "stderr"]
 
     def stop(self) -> None:
@@ -129,8 +140,9 @@ def nginx_path() -> str:
     return path
 
 
-def nginx_conf(prefix: Path, root: Path, port: int) -> str:
-    """A main config around the shipped server-level files, brotli where the module exists."""
+def nginx_conf(prefix: Path, root: Path, port: int, site_conf: Path = DEPLOY / "loopstep.conf") -> str:
+    """A main config around the shipped server-level files (`site_conf` for loopstep.conf),
+    brotli where the module exists."""
     brotli = BROTLI_MODULE.is_file()
     temp = "\n".join(f"    {kind}_temp_path {prefix / kind};"
                      for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
@@ -146,7 +158,7 @@ http {{
     server {{
         listen 127.0.0.1:{port};
         root {root};
-        include {DEPLOY / "loopstep.conf"};
+        include {site_conf};
         {f'include {DEPLOY / "loopstep-brotli.conf"};' if brotli else ""}
     }}
 }}
@@ -169,11 +181,14 @@ def server(request):
         print("\n--- server log ---\n" + proc.output()[-8000:])
 
 
-def site_of(kind: str, lessons: Path):
-    """The site of one lessons root, as the --site option asks: served by `loopstep serve`,
-    or exported and served by http.server or nginx."""
-    kinds = {"server": lambda: ServerProcess(["--lessons", str(lessons)]),
-             "export": lambda: StaticSite(lessons), "nginx": lambda: NginxSite(lessons)}
+def site_of(kind: str, lessons: Path | None, options: tuple[str, ...] = ()):
+    """The site of one lessons root (None: the bundled lessons), as the --site option asks:
+    served by `loopstep serve`, or exported and served by http.server or nginx; `options`
+    are given to both `serve` and `export` (e.g. `--live …`)."""
+    chosen = ("--lessons", str(lessons)) if lessons else ()
+    kinds = {"server": lambda: ServerProcess([*chosen, *options]),
+             "export": lambda: StaticSite(lessons, options),
+             "nginx": lambda: NginxSite(lessons, options)}
     return kinds[kind]()
 
 
