@@ -41,11 +41,17 @@ check: $(VENV)/.installed-test build
 # Everything against the app, then the browser tests of what a host may serve differently
 # (marked `hosting`) against a static export on Python's http.server and on nginx with
 # deploy/nginx/loopstep.conf.
+# The two hosting runs go side by side (their sites on ports of their own); the export's
+# report is printed after the nginx one.
 test: $(VENV)/.installed-test build
 	$(BIN)/ruff check .
 	$(TEST_ENV) $(BIN)/python -m pytest $(PARALLEL)
-	$(TEST_ENV) $(BIN)/python -m pytest $(PARALLEL) -m hosting tests/browser --site=export
-	$(TEST_ENV) $(BIN)/python -m pytest $(PARALLEL) -m hosting tests/browser --site=nginx
+	@mkdir -p build
+	$(TEST_ENV) $(BIN)/python -m pytest -m hosting tests/browser --site=export \
+		> build/hosting-export.log 2>&1 & export_run=$$!; \
+	$(TEST_ENV) $(BIN)/python -m pytest -m hosting tests/browser --site=nginx; nginx=$$?; \
+	wait $$export_run; exported=$$?; cat build/hosting-export.log; \
+	test $$nginx -eq 0 && test $$exported -eq 0
 
 bench: $(VENV)/.installed-test build
 	PATH="$$(dirname "$$(scripts/ensure_node.sh)"):$$PATH" LOOPSTEP_CHROMIUM=$$(scripts/ensure_chromium.sh) LOOPSTEP_WRK=$$(scripts/ensure_wrk.sh) \

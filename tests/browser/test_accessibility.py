@@ -16,6 +16,8 @@ except ImportError:
     from page_helpers import (BOOT_TIMEOUT, choose_option, pause_at, run_to_end, slide_to,
                               type_text)
 
+pytestmark = pytest.mark.slow   # every page kind in both languages and schemes: a long file
+
 LESSONS = load_lessons()
 SCHEMES = ["light", "dark"]
 LANGS = ["zh", "en"]
