@@ -9,7 +9,8 @@ import json
 
 from .. import recorder
 from ..recording import format as recording_format
-from ..recording.live import ANTHROPIC_VERSION, Live, ProviderError, add_tool_executions
+from ..recording.live import (ANTHROPIC_VERSION, Live, ProviderError, add_tool_executions,
+                              provider_message)
 
 PATHS = {"anthropic": "/v1/messages", "openai": "/chat/completions"}
 
@@ -21,17 +22,6 @@ def headers(provider, key):
                 "anthropic-version": ANTHROPIC_VERSION,
                 "anthropic-dangerous-direct-browser-access": "true"}
     return {"content-type": "application/json", "authorization": f"Bearer {key}"}
-
-
-def provider_message(raw):
-    """The provider's message in an error body (both APIs nest it in ``error``)."""
-    try:
-        body = json.loads(raw)
-        error = body.get("error", body)
-        text = error.get("message") if isinstance(error, dict) else str(error)
-    except (ValueError, AttributeError):
-        text = raw.strip()[:200]
-    return " ".join(str(text or "no message").split())
 
 
 class BrowserLive(Live):

@@ -37,7 +37,7 @@ def origin(url):
     return f"{parts.scheme}://{parts.netloc}"
 
 
-def _message(status, raw):
+def provider_message(raw):
     """The provider's message in its error body (both APIs nest it in ``error``)."""
     try:
         body = json.loads(raw)
@@ -80,7 +80,7 @@ class Live:
                 raw = answer.read().decode("utf-8", "replace")
         except urllib.error.HTTPError as error:
             raw = error.read().decode("utf-8", "replace")
-            raise self._fail(f"HTTP {error.code}: {_message(error.code, raw)}") from None
+            raise self._fail(f"HTTP {error.code}: {provider_message(raw)}") from None
         except (urllib.error.URLError, OSError) as error:
             reason = getattr(error, "reason", error)
             raise self._fail(f"cannot reach {origin(self.base)}: {reason}") from None
