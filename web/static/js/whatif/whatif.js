@@ -213,6 +213,11 @@ export class WhatIf {
       if (block.scenario !== this.custom && this.editorFor !== block.scenario) {
         this.editor.setText(this.presetSetup(block.scenario));
         this.editorFor = block.scenario;
+      } else if (block.scenario === this.custom && this.editorFor !== this.custom
+                 && block.customSetup != null) {
+        // a custom setup the URL brought after the editor showed a preset's
+        this.editor.setText(block.customSetup);
+        this.editorFor = this.custom;
       }
       const marked = this.editorFor === this.custom ? error : null;
       if (marked !== this.shownError) this.editor.showError(marked);
