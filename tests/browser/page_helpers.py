@@ -38,9 +38,11 @@ def action(b, name: str):
 
 
 def press(b, name: str) -> None:
+    """Activate the block's button `name` from the keyboard, as a reader can: no pointer, so a
+    view that a lazily loaded chunk lays out a moment later cannot move it from under a click."""
     button = action(b, name)
     expect(button).to_be_enabled(timeout=BOOT_TIMEOUT)
-    button.click()
+    button.press("Enter")
 
 
 def gutter(b, line: int):
