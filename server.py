@@ -46,7 +46,7 @@ def create_app(lessons_roots: list[Path] | None = None,
 
     `limits` goes to the pages' runtime: `bootTimeoutMs`, `recordTimeoutMs`, `maxSteps`;
     `live` enables live runs against its endpoints (docs/live.md).
-    Under `serve --reload` (web/live.py): `lessons` loaded already, `errors` {id: message}
+    Under `serve --reload` (web/reload.py): `lessons` loaded already, `errors` {id: message}
     of those that did not load (shown at their URLs), `generation` the lessons' generation
     (answered at /api/reload; the pages then reload themselves when it changes)."""
     if lessons is None:
@@ -177,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"wrote {len(written)} pages to {args.out}")
             return 0
         if args.reload:
-            from loopstep.web.live import Reloading
+            from loopstep.web.reload import Reloading
             limits = serve_limits(args)
             app = Reloading(lambda lessons, errors, generation: create_app(
                 args.lessons, args.frame_ancestors, limits, live, lessons=lessons,

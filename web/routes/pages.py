@@ -46,15 +46,15 @@ def lesson_error(lesson_id: str, message: str, lang: str) -> HTMLResponse:
 
 
 def router(lessons: dict, limits: dict | None, errors: dict | None = None,
-           live: bool = False) -> APIRouter:
+           reloading: bool = False) -> APIRouter:
     """The pages; `errors` {id: message} of lessons that did not load (shown at their
-    URLs), `live`: the pages reload themselves on a new generation (web/live.py)."""
+    URLs), `reloading`: the pages reload themselves on a new generation (web/reload.py)."""
     routes = APIRouter()
     errors = errors or {}
 
     @get(routes, "/")
     def index(request: Request, lang: str | None = None):
-        return in_lang(views.index_html(lessons, page_lang(request, lang), "/", LINKS, live), lang)
+        return in_lang(views.index_html(lessons, page_lang(request, lang), "/", LINKS, reloading), lang)
 
     @get(routes, "/lessons/{lesson_id}")
     def lesson_page(lesson_id: str, request: Request, lang: str | None = None):
@@ -62,7 +62,7 @@ def router(lessons: dict, limits: dict | None, errors: dict | None = None,
             return lesson_error(lesson_id, errors[lesson_id], page_lang(request, lang))
         lesson = lesson_or_404(lessons, lesson_id)
         return in_lang(views.lesson_html(lesson, page_lang(request, lang), "/", LINKS,
-                                         scenarios_from_query(request), limits, live), lang)
+                                         scenarios_from_query(request), limits, reloading), lang)
 
     def embed_page(request: Request, lesson_id: str, block_id: str, scenario: str | None = None,
                    lang: str | None = None):
@@ -72,7 +72,7 @@ def router(lessons: dict, limits: dict | None, errors: dict | None = None,
         block = block_or_404(lesson, block_id)
         preset_or_404(lesson, block, scenario)
         return in_lang(views.embed_html(lesson, block_id, page_lang(request, lang), "/", LINKS,
-                                        scenario, limits, live), lang)
+                                        scenario, limits, reloading), lang)
 
     def embed_page_en(request: Request, lesson_id: str, block_id: str,
                       scenario: str | None = None):

@@ -1,4 +1,4 @@
-"""``loopstep serve --reload`` (web/live.py): every lesson loaded on its own, a bad one's
+"""``loopstep serve --reload`` (web/reload.py): every lesson loaded on its own, a bad one's
 error at its URL and on the console, an edit served without a restart (issue 36)."""
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from urllib.request import urlopen
 from fastapi.testclient import TestClient
 
 from loopstep import server
-from loopstep.web.live import Reloading
+from loopstep.web.reload import Reloading
 
 FIXTURES = Path(__file__).parent / "browser" / "fixture_lessons"
 REPO = Path(__file__).parent.parent
@@ -46,13 +46,13 @@ def test_good_lessons_are_served_and_a_bad_ones_error_is_at_its_url_and_on_the_c
     assert page.status_code == 500
     assert f"{root / 'broken' / 'setup.py'}:2:12: SyntaxError: &#39;{{&#39; was never closed" \
         in page.text
-    assert 'src="/static/js/live/live-reload.js"' in page.text
+    assert 'src="/static/js/page/reload.js"' in page.text
     said = console.getvalue()
     assert f"loopstep: lesson broken is not served (its page shows why): {root / 'broken' / 'setup.py'}:2:12" \
         in said
     assert "loopstep: generation 1: serving 1 lessons (runaway)" in said
     assert client.get("/api/reload").json()["generation"] == 1
-    assert 'src="/static/js/live/live-reload.js"' in client.get("/lessons/runaway").text
+    assert 'src="/static/js/page/reload.js"' in client.get("/lessons/runaway").text
 
 
 def test_a_reload_serves_the_edit_and_the_fixed_lesson(tmp_path):
@@ -71,7 +71,7 @@ def test_a_reload_serves_the_edit_and_the_fixed_lesson(tmp_path):
 def test_without_reload_pages_do_not_poll_and_a_bad_lesson_stops_the_start(tmp_path):
     root = lessons(tmp_path)
     page = TestClient(server.create_app([FIXTURES])).get("/lessons/runaway").text
-    assert "live-reload" not in page
+    assert "page/reload.js" not in page
     done = subprocess.run([sys.executable, "-m", "loopstep.server", "serve", "--lessons", str(root),
                            "--port", "1"], cwd=REPO.parent, capture_output=True, text=True,
                           timeout=60)

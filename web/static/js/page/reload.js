@@ -1,4 +1,4 @@
-// Live reload under `loopstep serve --reload` (web/live.py): the page asks the server
+// Live reload under `loopstep serve --reload` (web/reload.py): the page asks the server
 // each second which generation of the lessons it serves, and reloads itself when a new
 // one (an edit of a lesson's files, re-validated) replaced the one it was built from.
 // Only on pages the reloading server rendered; an export never has it.

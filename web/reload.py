@@ -5,7 +5,7 @@ lessons as they are on disk now. A thread watches the lessons' folders (watchfil
 on a change every lesson is loaded again, each on its own: the good ones are served,
 a bad one's error is printed on the console and shown at its URL
 (web/templates/lesson_error.html), and a new app for this generation replaces the old
-one. Open pages ask ``/api/reload`` for the generation (web/static/js/live/) and reload
+one. Open pages ask ``/api/reload`` for the generation (web/static/js/page/reload.js) and reload
 themselves when it changes. Without ``--reload`` the server starts strictly: one bad
 lesson stops it with its error.
 """
