@@ -25,6 +25,7 @@ HERE = Path(__file__).parent
 ROOT = HERE.parent
 LESSONS = HERE / "lessons"
 sys.path.insert(0, str(ROOT))
+from loopstep.web import bundles  # noqa: E402
 from loopstep.web.assets import PYODIDE_DIR as INDEX  # noqa: E402
 RUNS = {"million": ("million", "count_up", "normal", 1_100_000),
         "thousand": ("agent", "run_agent", "thousand", 100_000)}
@@ -68,9 +69,7 @@ def pyodide(rounds: dict) -> dict:
                 runs.append({"lesson": lesson, "block": block, "scenario": scenario,
                              "maxSteps": cap, "packed": True, "agent": agent, "key": key})
     job = {"indexURL": str(INDEX),
-           "runtime": {p.relative_to(ROOT / "runtime").as_posix(): str(p)
-                       for p in [*(ROOT / "runtime").glob("*.py"),
-                                 *(ROOT / "runtime").glob("standins/*.py")]},
+           "runtime": {rel: str(bundles.RUNTIME_DIR / rel) for rel in bundles.runtime_modules()},
            "lessons": files, "runs": runs}
     job_path = Path(tempfile.mkdtemp(prefix="loopstep-agent-")) / "job.json"
     job_path.write_text(json.dumps(job), "utf-8")

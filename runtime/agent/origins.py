@@ -10,9 +10,11 @@ docs/design.md, "Agent calls".
 
 Bounded: from its first model call on, a conversation's list is watched at every
 recorded step (at most ``MAX_TRACKED`` lists, the latest ones): its ``len()`` and last
-item for ``added``; while a call waits, the sent messages against a shallow copy of
-them taken at the call (``_frozen``: containers copied ``FREEZE_DEPTH`` levels deep,
-at most ``FREEZE_ITEMS`` items each). A change seen before step ``n`` is recorded
+item for ``added``; while a call waits, the sent messages by identity (a removal or a
+replacement, anywhere in the list) and the latest ``EDIT_WINDOW`` of them against a shallow
+copy taken at the call (``_frozen``: containers copied ``FREEZE_DEPTH`` levels deep, at most
+``FREEZE_ITEMS`` items each), so a step costs the same however long the conversation
+grows; an edit in place of an older message is not reported. A change seen before step ``n`` is recorded
 at ``n - 1``, the last step recorded when it happened (the nearest displayed step).
 The messages a list already held at its first call are found in the steps recorded
 so far: a displayed frame holding the list has its value recorded whenever it
@@ -26,6 +28,7 @@ MAX_TRACKED = 16        # conversation lists watched at each step
 MAX_LOOK_BACK = 20_000  # recorded changes of locals read back at a conversation's first call
 FREEZE_DEPTH = 4        # container levels of a sent message compared at each step
 FREEZE_ITEMS = 64       # items of each container compared
+EDIT_WINDOW = 16        # the latest sent messages compared for edits in place at each step
 _ABSENT = object()
 _LEAVES = (str, int, float, bool, type(None), bytes)
 
@@ -80,10 +83,11 @@ class _Watched:
         items = self.items
         sent = len(items)
         length = len(messages)
+        edits_from = max(sent - EDIT_WINDOW, 0)
         if length >= sent and messages[:sent] == items:
             items = self.items = messages[:sent]   # an equal replacement is the message now
             frozen = self.frozen
-            for position in range(sent):
+            for position in range(edits_from, sent):
                 if _frozen(items[position]) != frozen[position]:
                     return "edited", position
             return None
@@ -91,7 +95,7 @@ class _Watched:
             now = messages[position]
             if now is not items[position] and now != items[position]:
                 return "replaced", position
-            if _frozen(now) != self.frozen[position]:
+            if position >= edits_from and _frozen(now) != self.frozen[position]:
                 return "edited", position
         return "removed", length
 
