@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -46,6 +45,7 @@ from loopstep.runtime.recorder import DEFAULT_MAX_STEPS  # noqa: E402
 from loopstep.web import assets, bundles, shipped_traces  # noqa: E402
 
 import build_page  # noqa: E402  (scripts/build_page.py)
+import npm_package  # noqa: E402  (scripts/npm_package.py)
 
 SCRIPTS = ROOT / "scripts"
 STAMP = ROOT / "build" / "outputs.json"
@@ -123,16 +123,6 @@ def stale_reason() -> str | None:
     return None
 
 
-def find_node() -> str:
-    """$LOOPSTEP_NODE, else what scripts/ensure_node.sh finds or installs (Node 20+)."""
-    if os.environ.get("LOOPSTEP_NODE"):
-        return os.environ["LOOPSTEP_NODE"]
-    done = subprocess.run([str(SCRIPTS / "ensure_node.sh")], stdout=subprocess.PIPE, text=True)
-    if done.returncode != 0 or not done.stdout.strip():
-        raise SystemExit("build: Node.js 20+ is needed to build the boot set (see above)")
-    return done.stdout.strip().splitlines()[-1]
-
-
 def config() -> dict:
     """What the Node scripts are told: the one source of each shared fact."""
     return {
@@ -171,7 +161,7 @@ def build(force: bool = False, log=print) -> bool:
         log("build: up to date (build/outputs.json)")
         return bundled
     log(f"build: building the boot set and the precompiled recorder ({reason})")
-    node = find_node()
+    node = npm_package.find_node()
     digest = inputs_digest()
     STAMP.unlink(missing_ok=True)
     with tempfile.TemporaryDirectory(prefix="loopstep-build-") as tmp:

@@ -1,21 +1,22 @@
-"""Bundle the page's modules into one script (part of `make build`, scripts/build.py).
+"""Bundle the page's modules and style sheets (part of `make build`, scripts/build.py).
 
     python3 scripts/build_page.py [--force]
 
-web/static/js/page.js and everything it imports, statically or on first use, are bundled
-by esbuild (scripts/esbuild.py, a pinned version) into web/static/js/bundle/page-<hash>.js
-(minified, a linked source map, a .gz copy); the page's style sheets (module_graph.STYLES)
-are minified beside it, under names that change with their content too. A view loaded on
-first use (a literal `import()`) goes to a chunk of its own (chunk-<hash>.js), fetched when
-first used: the first visit asks for one script instead of some thirty modules
-(docs/performance.md, "The page's modules in one file") and leaves the lazy views out of its
-first download. Every file's name changes with its content: they are served immutable, and a
-release re-downloads only the chunks that changed.
+web/static/js/page.js and everything it imports, statically or on first use, are split by
+Rollup (scripts/rollup.py, a pinned version, run under Node by scripts/rollup_page.mjs)
+into the page's script, web/static/js/bundle/page-<hash>.js, holding every module it
+imports statically, and a chunk (chunk-<hash>.js) per set of views loaded on first use (a
+literal `import()`), holding only what the script does not; esbuild (scripts/esbuild.py,
+pinned too) minifies each, with a linked source map and a .gz copy. The page's style sheets
+(module_graph.STYLES) become one minified sheet beside them (page-<hash>.css). The first
+visit asks for one script and one sheet (docs/performance.md, "Navigation to a paused
+line"); every file's name changes with its content: they are served immutable, and a
+release re-downloads only the files that changed.
 
-bundle/manifest.json names the entry and the digest of the sources it was made from; the
+bundle/manifest.json names the files and the digest of the sources they were made from; the
 server uses the bundle only while that digest is the sources' (web/module_graph.py), and
 serves the modules one by one otherwise. The worker (worker.js and boot/) is not bundled.
-The standard library only.
+The standard library only (and Node for Rollup).
 """
 from __future__ import annotations
 
@@ -32,6 +33,8 @@ if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
 import esbuild  # noqa: E402  (scripts/esbuild.py)
+import npm_package  # noqa: E402  (scripts/npm_package.py)
+import rollup  # noqa: E402  (scripts/rollup.py)
 import source_tree  # noqa: E402  (scripts/source_tree.py)
 
 source_tree.as_package()
@@ -46,61 +49,75 @@ def current() -> bool:
     """The bundle is that of the current sources, made by the pinned esbuild."""
     manifest = module_graph.bundle_manifest()
     return (module_graph.bundle_entry() is not None
-            and manifest.get("esbuild") == esbuild.VERSION and "chunks" in manifest)
+            and manifest.get("esbuild") == esbuild.VERSION
+            and manifest.get("rollup") == rollup.VERSION)
+
+
+MINIFY = ["--bundle", "--format=esm", "--minify", "--sourcemap", "--target=es2022",
+          "--charset=utf8", "--log-level=warning"]
 
 
 def bundle(out: Path) -> dict:
-    """Bundle page.js (its views loaded on first use split into chunks) and minify the page's
-    style sheets into `out`; returns the manifest's names: {"entry": file, "styles":
-    {"css/x.css": file}, "chunks": [file, …]}."""
+    """Split page.js into its script and the chunks of its views loaded on first use
+    (Rollup), minify each (esbuild), and bundle the page's style sheets into one minified
+    sheet, into `out`; returns the manifest's names: {"entry": file, "style": file,
+    "chunks": [file, …], "preload": […], "debug": […]}."""
+    split = out / ".split"
+    split.mkdir(parents=True)
+    meta = split / "meta.json"
+    node = npm_package.find_node()
+    # the names Rollup gives are digests of what it wrote; the tools' versions and the
+    # minifier's options go in a comment of that text (esbuild drops it), so that a new
+    # version or option renames every file, as their bytes change
+    salt = f"rollup {rollup.VERSION}, esbuild {esbuild.VERSION} {' '.join(MINIFY)}"
+    done = subprocess.run([node, str(HERE / "rollup_page.mjs"), str(rollup.find()),
+                           str(JS / module_graph.ENTRY), str(split), str(meta), salt], cwd=ROOT)
+    if done.returncode != 0:
+        raise SystemExit(f"build: rollup failed (exit {done.returncode})")
+    outputs = json.loads(meta.read_text("utf-8"))
     executable = esbuild.find()
-    meta = out / "meta.json"
-    sources = [JS / module_graph.ENTRY] + [STATIC / rel for rel in module_graph.STYLES]
-    done = subprocess.run(
-        [executable, *map(str, sources), "--bundle", "--format=esm", "--minify",
-         "--sourcemap", "--target=es2022", "--charset=utf8", "--log-level=warning",
-         # the views a page imports on first use go to chunks of their own, named by
-         # content: out of the first download, and cached across releases while unchanged
-         "--splitting", "--chunk-names=chunk-[hash]",
-         "--entry-names=[name]-[hash]", f"--outdir={out}", f"--metafile={meta}"],
-        cwd=ROOT)
+    # every import between the files stays as Rollup wrote it (external); esbuild reads
+    # Rollup's source maps, so the minified files map to the modules themselves
+    done = subprocess.run([executable, *sorted(str(split / o["file"]) for o in outputs),
+                           *MINIFY, "--external:./*", f"--outdir={out}"], cwd=ROOT)
     if done.returncode != 0:
         raise SystemExit(f"build: esbuild failed (exit {done.returncode})")
-    outputs = json.loads(meta.read_text("utf-8"))["outputs"]
-    meta.unlink()
-    wanted = {p.resolve() for p in sources}
-    made = {(ROOT / o["entryPoint"]).resolve(): Path(name).name
-            for name, o in outputs.items()
-            if o.get("entryPoint") and (ROOT / o["entryPoint"]).resolve() in wanted}
-    if set(made) != wanted:
-        raise SystemExit(f"build: esbuild wrote {sorted(made.values())} for {len(sources)} entries")
-    chunks = sorted(Path(name).name for name, o in outputs.items()
-                    if name.endswith(".js") and Path(name).name not in made.values())
-    entry = made[sources[0].resolve()]
-    return {"entry": entry,
-            "styles": {rel: made[(STATIC / rel).resolve()] for rel in module_graph.STYLES},
-            "chunks": chunks,
-            # announced in the head with the entry: the chunks it imports statically, and
-            # (on a page with shipped traces) those holding Debug's path and what they import
-            "preload": static_closure(outputs, [entry])[1:],
+    styles = split / "page.css"
+    styles.write_text("".join(f'@import "{(STATIC / rel).as_posix()}";\n'
+                              for rel in module_graph.STYLES), "utf-8")
+    done = subprocess.run([executable, str(styles), "--bundle", "--minify", "--sourcemap",
+                           "--charset=utf8", "--log-level=warning", "--entry-names=[name]-[hash]",
+                           f"--outdir={out}"], cwd=ROOT)
+    if done.returncode != 0:
+        raise SystemExit(f"build: esbuild failed on the style sheets (exit {done.returncode})")
+    shutil.rmtree(split)
+    style = [p.name for p in out.glob("page-*.css")]
+    entry = [o["file"] for o in outputs if o["entry"]]
+    if len(entry) != 1 or len(style) != 1:
+        raise SystemExit(f"build: expected one script and one sheet, got {entry} and {style}")
+    return {"entry": entry[0], "style": style[0],
+            "chunks": sorted(o["file"] for o in outputs if not o["entry"]),
+            # announced in the head with the entry: the files it imports statically (none
+            # but itself when Rollup keeps them in), and (on a page with shipped traces)
+            # those holding Debug's path and what they import
+            "preload": static_closure(outputs, entry)[1:],
             "debug": static_closure(outputs, holding(outputs, module_graph.DEBUG_PATH))}
 
 
-def holding(outputs: dict, modules) -> list[str]:
-    """The output files (names) that hold these modules (relative to web/static/js)."""
+def holding(outputs: list[dict], modules) -> list[str]:
+    """The output files that hold these modules (relative to web/static/js)."""
     wanted = {(JS / rel).resolve() for rel in modules}
-    return sorted({Path(name).name for name, o in outputs.items() if name.endswith(".js")
-                   and any((ROOT / i).resolve() in wanted for i in o.get("inputs", {}))})
+    return sorted({o["file"] for o in outputs
+                   if any(Path(m).resolve() in wanted for m in o["modules"])})
 
 
-def static_closure(outputs: dict, names: list[str]) -> list[str]:
+def static_closure(outputs: list[dict], names: list[str]) -> list[str]:
     """`names` and every output file they import statically, in the order first met."""
-    by_name = {Path(name).name: o for name, o in outputs.items()}
+    by_name = {o["file"]: o for o in outputs}
     seen, queue = list(names), list(names)
     while queue:
-        for imported in by_name[queue.pop(0)].get("imports", ()):
-            name = Path(imported["path"]).name
-            if imported.get("kind") == "import-statement" and name not in seen:
+        for name in by_name[queue.pop(0)]["imports"]:
+            if name not in seen:
                 seen.append(name)
                 queue.append(name)
     return seen
@@ -117,10 +134,11 @@ def build(force: bool = False, log=print) -> bool:
     shutil.rmtree(out, ignore_errors=True)
     try:
         names = bundle(out)
-        for name in [names["entry"], *names["styles"].values(), *names["chunks"]]:
+        for name in [names["entry"], names["style"], *names["chunks"]]:
             assets.write_gz(out / name, (out / name).read_bytes())
         (out / module_graph.MANIFEST).write_text(json.dumps(
-            {**names, "sources": sources, "esbuild": esbuild.VERSION}, indent=1) + "\n",
+            {**names, "sources": sources, "esbuild": esbuild.VERSION, "rollup": rollup.VERSION},
+            indent=1) + "\n",
             "utf-8")
         if module_graph.sources_digest() != sources:
             raise SystemExit("build: the page's modules changed while bundling; run it again")

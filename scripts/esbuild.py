@@ -12,8 +12,6 @@ The standard library only, like the rest of the build.
 """
 from __future__ import annotations
 
-import base64
-import hashlib
 import io
 import json
 import os
@@ -21,8 +19,10 @@ import platform
 import subprocess
 import sys
 import tarfile
-import urllib.request
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import npm_package  # noqa: E402  (scripts/npm_package.py)
 
 # The one pin of esbuild: the lock file the vendored CodeMirror is bundled with
 # (scripts/vendor_codemirror.sh), which holds each platform package's integrity too.
@@ -38,8 +38,6 @@ def integrity(arch: str) -> str:
         raise SystemExit(f"esbuild: {LOCK} pins no @esbuild/linux-{arch}@{VERSION}")
     return package["integrity"]
 
-
-REGISTRY = os.environ.get("LOOPSTEP_NPM_REGISTRY", "https://registry.npmjs.org").rstrip("/")
 ARCHES = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}
 
 
@@ -54,8 +52,7 @@ def platform_arch() -> str:
 def cache_dir(arch: str) -> Path:
     if os.environ.get("LOOPSTEP_ESBUILD_CACHE"):
         return Path(os.environ["LOOPSTEP_ESBUILD_CACHE"])
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "loopstep" / f"esbuild-{VERSION}-{arch}"
+    return npm_package.cache_root() / f"esbuild-{VERSION}-{arch}"
 
 
 def version_of(executable: str) -> str | None:
@@ -69,14 +66,8 @@ def version_of(executable: str) -> str | None:
 
 def fetch(arch: str, folder: Path) -> Path:
     """The package's tarball from the registry, checked, its binary written to `folder`."""
-    url = f"{REGISTRY}/@esbuild/linux-{arch}/-/linux-{arch}-{VERSION}.tgz"
-    print(f"esbuild: fetching {url}", file=sys.stderr)
-    with urllib.request.urlopen(url, timeout=120) as response:
-        data = response.read()
-    algorithm, _, expected = integrity(arch).partition("-")
-    got = base64.b64encode(hashlib.new(algorithm, data).digest()).decode()
-    if got != expected:
-        raise SystemExit(f"esbuild: {url} does not match its pinned integrity")
+    url = f"/@esbuild/linux-{arch}/-/linux-{arch}-{VERSION}.tgz"
+    data = npm_package.download(url, integrity(arch), "esbuild")
     with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as archive:
         binary = archive.extractfile("package/bin/esbuild")
         if binary is None:

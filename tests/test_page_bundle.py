@@ -26,6 +26,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 import build_page  # noqa: E402
 import esbuild  # noqa: E402
+import npm_package  # noqa: E402
+import rollup  # noqa: E402
 
 DYNAMIC = re.compile(r'\bimport\(\s*"(\.{1,2}/[^"]+)"\s*\)')
 
@@ -49,7 +51,7 @@ def loaded_by_the_page() -> set[str]:
 
 def test_the_build_made_the_bundle_of_the_current_sources():
     entry = module_graph.bundle_entry()
-    assert entry and re.fullmatch(r"bundle/page-[A-Z0-9]+\.js", entry), entry
+    assert entry and re.fullmatch(r"bundle/page-[a-z0-9]+\.js", entry), entry
     assert build_page.current()
     assert module_graph.page_script() == entry
     manifest = module_graph.bundle_manifest()
@@ -57,11 +59,14 @@ def test_the_build_made_the_bundle_of_the_current_sources():
     debug = [f"bundle/{name}" for name in manifest["debug"] if name not in manifest["preload"]]
     assert module_graph.preloads(False) == (entry, *chunks)
     assert module_graph.preloads(True) == (entry, *chunks, *debug)
-    # the entry imports exactly the chunks announced with it; Debug's path is in chunks of
-    # its own, not in the entry (the first download leaves the views loaded on first use out)
+    # the entry imports no other file statically: the first download is one script (Rollup
+    # keeps in it every module it imports); Debug's path is in chunks of their own, not in
+    # the entry (the first download leaves the views loaded on first use out)
     text = (module_graph.BUNDLE_DIR / Path(entry).name).read_text("utf-8")
-    assert set(re.findall(r'from"\./(chunk-[A-Z0-9]+\.js)"', text)) <= set(manifest["preload"])
-    assert manifest["debug"] and all(name.startswith("chunk-") for name in manifest["debug"])
+    assert manifest["preload"] == [] and not re.findall(r'\bfrom\s*"\./', text)
+    assert re.findall(r'\bimport\("\./(chunk-[a-z0-9]+\.js)"\)', text)
+    assert set(manifest["debug"]) - {Path(entry).name}
+    assert all(name.startswith("chunk-") for name in set(manifest["debug"]) - {Path(entry).name})
 
 
 def test_the_bundle_holds_every_module_the_page_loads():
@@ -85,9 +90,8 @@ def test_bundling_again_gives_the_same_bytes():
     try:
         names = build_page.bundle(again)
         assert module_graph.bundle_entry() == f"bundle/{names['entry']}"
-        assert module_graph.page_styles() == tuple(
-            f"js/bundle/{names['styles'][rel]}" for rel in module_graph.STYLES)
-        for name in (names["entry"], f"{names['entry']}.map", *names["styles"].values()):
+        assert module_graph.page_styles() == (f"js/bundle/{names['style']}",)
+        for name in (names["entry"], f"{names['entry']}.map", names["style"], *names["chunks"]):
             assert (again / name).read_bytes() == (module_graph.BUNDLE_DIR / name).read_bytes()
     finally:
         shutil.rmtree(again, ignore_errors=True)
@@ -127,30 +131,45 @@ def test_sources_changed_after_the_build_are_served_one_by_one(sources_changed):
     assert announced == list(module_graph.preloads(True)) and "page/block.js" in announced
 
 
-def _registry(tmp_path, body: bytes):
-    """A registry on localhost serving one @esbuild/linux-ARCH tarball holding `body`."""
-    arch = esbuild.platform_arch()
-    folder = tmp_path / "registry" / "@esbuild" / f"linux-{arch}" / "-"
-    folder.mkdir(parents=True)
+def _registry(tmp_path, path: str, members: dict[str, bytes]):
+    """A registry on localhost serving one tarball at `path` holding `members`."""
+    target = tmp_path / "registry" / path.lstrip("/")
+    target.parent.mkdir(parents=True)
     data = io.BytesIO()
     with tarfile.open(fileobj=data, mode="w:gz") as archive:
-        info = tarfile.TarInfo("package/bin/esbuild")
-        info.size = len(body)
-        archive.addfile(info, io.BytesIO(body))
-    (folder / f"linux-{arch}-{esbuild.VERSION}.tgz").write_bytes(data.getvalue())
+        for name, body in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(body)
+            archive.addfile(info, io.BytesIO(body))
+    target.write_bytes(data.getvalue())
     handler = functools.partial(http.server.SimpleHTTPRequestHandler,
                                 directory=str(tmp_path / "registry"))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    return httpd, arch
+    return httpd
 
 
 def test_a_fetched_esbuild_that_is_not_the_pinned_one_is_refused(tmp_path, monkeypatch):
-    httpd, arch = _registry(tmp_path, b"#!/bin/sh\necho not esbuild\n")
+    arch = esbuild.platform_arch()
+    httpd = _registry(tmp_path, f"/@esbuild/linux-{arch}/-/linux-{arch}-{esbuild.VERSION}.tgz",
+                      {"package/bin/esbuild": b"#!/bin/sh\necho not esbuild\n"})
     try:
-        monkeypatch.setattr(esbuild, "REGISTRY", f"http://127.0.0.1:{httpd.server_port}")
+        monkeypatch.setattr(npm_package, "REGISTRY", f"http://127.0.0.1:{httpd.server_port}")
         with pytest.raises(SystemExit, match="does not match its pinned integrity"):
             esbuild.fetch(arch, tmp_path / "cache")
+        assert not (tmp_path / "cache").exists()
+    finally:
+        httpd.shutdown()
+
+
+def test_a_fetched_rollup_that_is_not_the_pinned_one_is_refused(tmp_path, monkeypatch):
+    httpd = _registry(tmp_path, f"/@rollup/wasm-node/-/wasm-node-{rollup.VERSION}.tgz",
+                      {"package/package.json": json.dumps({"version": rollup.VERSION}).encode(),
+                       "package/dist/es/rollup.js": b"export const rollup = null;\n"})
+    try:
+        monkeypatch.setattr(npm_package, "REGISTRY", f"http://127.0.0.1:{httpd.server_port}")
+        with pytest.raises(SystemExit, match="does not match its pinned integrity"):
+            rollup.fetch(tmp_path / "cache" / "rollup")
         assert not (tmp_path / "cache").exists()
     finally:
         httpd.shutdown()

@@ -68,7 +68,7 @@ def test_export_writes_a_static_site(tmp_path):
                 "py/runtime/recorder.py", "py/lessons/s06/core/runtime.py", "py/lessons/s06/lesson.toml"):
         assert (out / rel).is_file(), rel
     page = (out / "lessons/s06/index.html").read_text()
-    sheet = re.search(r'<link rel="stylesheet" href="../../(static/js/bundle/loopstep-\w+\.css)"', page)
+    sheet = re.search(r'<link rel="stylesheet" href="../../(static/js/bundle/page-\w+\.css)"', page)
     assert sheet and (out / sheet.group(1)).is_file()
     assert f'"indexURL": "../../{VENDORED}/"' in page or f'"indexURL":"../../{VENDORED}/"' in page
     # the page's modules in one file, named by its digest; the server's manifest stays behind

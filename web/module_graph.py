@@ -1,7 +1,8 @@
 """The page's script and what the document's head announces of it.
 
-Built (`make build`), the page's modules are one file, web/static/js/bundle/page-<digest>.js
-(scripts/build_page.py): one request instead of one per module. While that bundle is not
+Built (`make build`), the page's modules are one file, web/static/js/bundle/page-<digest>.js,
+and chunks of the views it loads on first use (scripts/build_page.py): one request instead
+of one per module. While that bundle is not
 the one of the current sources (edited since the build), the page loads page.js and its
 modules one by one, and the head announces page.js's whole static module graph as
 `<link rel="modulepreload">` so that the browser fetches every module of it at once
@@ -22,7 +23,7 @@ ENTRY = "page.js"
 # page.js and all it imports in one file, made by `make build` (scripts/build_page.py)
 BUNDLE_DIR = JS / "bundle"
 MANIFEST = "manifest.json"
-# the page's style sheets, relative to web/static, bundled beside it (minified, renamed)
+# the page's style sheets, relative to web/static, bundled beside it into one (minified)
 STYLES = ("css/loopstep.css", "css/panes.css", "css/whatif.css")
 # Debug's path from a shipped trace: imported on first use (block-runs.js, shipped.js),
 # preloaded only on a page that has shipped traces
@@ -94,8 +95,7 @@ def _current_bundle() -> dict | None:
     """The manifest while the bundle is that of the current sources, else None: the page
     then loads its modules one by one. Read once, like the graph."""
     manifest = bundle_manifest()
-    names = [manifest.get("entry")] + [manifest.get("styles", {}).get(rel) for rel in STYLES] \
-        + list(manifest.get("chunks", ()))
+    names = [manifest.get("entry"), manifest.get("style"), *manifest.get("chunks", ())]
     if not all(names) or not all((BUNDLE_DIR / name).is_file() for name in names):
         return None
     return manifest if manifest.get("sources") == sources_digest() else None
@@ -118,9 +118,9 @@ def page_script() -> str:
 
 
 def page_styles() -> tuple[str, ...]:
-    """The page's style sheets, relative to web/static: the minified copies in the bundle
+    """The page's style sheets, relative to web/static: the one minified sheet of the bundle
     (immutable, like it), or the sheets themselves."""
     manifest = _current_bundle()
     if not manifest:
         return STYLES
-    return tuple(f"js/{BUNDLE_DIR.name}/{manifest['styles'][rel]}" for rel in STYLES)
+    return (f"js/{BUNDLE_DIR.name}/{manifest['style']}",)
