@@ -1,7 +1,9 @@
-"""A first visit (empty cache, no storage): the page's head script starts the runtime's two
+"""A first visit (empty cache, no storage): on a page that records in its worker
+(`?trace=live`), the page's head script starts the runtime's two
 big downloads before the worker runs and hands them over as they arrive; the worker
 fetches the page's Python sources as two bundles, and nothing twice. A later visit boots
-from the snapshot too, read from the HTTP cache by the worker alone."""
+from the snapshot too, read from the HTTP cache by the worker alone; so does a page with
+shipped traces, whose worker starts once the page is interactive."""
 from __future__ import annotations
 
 from urllib.parse import parse_qs, urlsplit
@@ -106,3 +108,16 @@ def test_a_second_visit_boots_from_the_cached_snapshot_without_the_head_start(
         tools.locator('button[data-action="run"]').click()
         expect(tools.locator('[data-role="output"]')).to_have_text("完成： 只读工具已选出\n")
         expect(tools).to_have_attribute("data-trace", "live")
+
+
+def test_a_page_with_shipped_traces_leaves_the_big_downloads_to_the_worker(
+        playwright_instance, server_url, site_kind):
+    # its presets debug from the shipped traces: the page's main thread stays free for the
+    # reader's first clicks, and the worker, started once the page is interactive, fetches
+    # the snapshot and the wasm itself and still boots from the snapshot
+    for page, requested in first_visit(playwright_instance, lesson_url(server_url, site_kind)):
+        runtime = page.locator('[data-role="runtime"]')
+        expect(runtime).to_have_attribute("data-boot", "snapshot")
+        fetched = page_fetches(page)
+        assert SNAPSHOT not in fetched and WASM not in fetched, fetched
+        assert requested.count(SNAPSHOT) == 1 and WASM in requested

@@ -83,6 +83,7 @@ class Page {
     if (this.blocks.length) this.bootRuntime();
     applyScenarioQuery(this);
     this.url.restore(this.blocks, (block) => { this.lastUsed = block; });
+    replayEarlyClicks();
     document.dispatchEvent(new CustomEvent(EVENTS.init, {
       detail: { blocks: this.blocks.map((b) => b.id) },
     }));
@@ -90,11 +91,12 @@ class Page {
     setTimeout(() => this.blocks.forEach(prefetch));
   }
 
-  /** Boot the runtime now; with shipped traces once the page is interactive (its
-   * load event), at low priority; with `data-runtime="lazy"` on first need only. */
+  /** Boot the runtime now; with shipped traces (and no `?trace=live`) once the page is
+   * interactive (its load event), at low priority; with `data-runtime="lazy"` on first
+   * need only. */
   bootRuntime() {
     if (document.documentElement.dataset.runtime === "lazy") return;
-    if (!runtimeConfig()?.traces || document.readyState === "complete") {
+    if (!runtimeConfig()?.traces || this.url.query().live || document.readyState === "complete") {
       this.client.boot();
       return;
     }
@@ -124,6 +126,14 @@ class Page {
       this.diagram.update(this.cursor?.hasCursor ? this.cursor : null);
     }
     this.url.follow(block);
+  }
+}
+
+/** The clicks on blocks' buttons made before the page was wired (kept by the head's early
+ * script, boot/runtime-early.js), replayed in order on the buttons still there. */
+function replayEarlyClicks() {
+  for (const button of window.loopstepEarlyClicks?.take() ?? []) {
+    if (button.isConnected && !button.disabled) button.click();
   }
 }
 

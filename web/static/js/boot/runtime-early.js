@@ -11,7 +11,28 @@
 // A page with shipped traces (its island's `traces`) debugs its presets without
 // the runtime: the worker is then started by the page once it is interactive
 // (window.loopstepStartEarly, runtime-client.js), and with `data-runtime="lazy"` on <html>
-// or `?runtime=lazy` in the URL only when a run needs it.
+// or `?runtime=lazy` in the URL only when a run needs it; the worker then fetches the big
+// files itself, off the page's main thread, which stays free for the reader's first clicks
+// (docs/performance.md, "Navigation to a paused line").
+// A reader's clicks on a block's buttons (a gutter, Debug) before the page's script has
+// wired them are kept here, and page.js replays them once it has (window.loopstepEarlyClicks):
+// the page is usable from its first paint, not from its script's arrival.
+(() => {
+  const kept = [];
+  const keep = (event) => {
+    const button = event.target.closest?.("[data-loopstep-block] button");
+    if (button) kept.push(button);
+  };
+  document.addEventListener("click", keep, true);
+  window.loopstepEarlyClicks = {
+    /** Stop keeping clicks and return the buttons clicked so far, in order. */
+    take() {
+      delete window.loopstepEarlyClicks;
+      document.removeEventListener("click", keep, true);
+      return kept;
+    },
+  };
+})();
 (() => {
   const island = document.getElementById("loopstep-runtime");
   if (!island || !window.Worker) return;
@@ -22,7 +43,8 @@
   performance.mark("loopstep:early-evaluated");
   const lazy = document.documentElement.dataset.runtime === "lazy" || params.get("runtime") === "lazy";
   if (lazy) document.documentElement.dataset.runtime = "lazy"; // page.js reads it
-  const deferred = lazy || Boolean(config.traces);
+  // `?trace=live` records every run in the worker: the runtime is needed at once
+  const deferred = lazy || (Boolean(config.traces) && params.get("trace") !== "live");
   const start = () => {
     delete window.loopstepStartEarly;
     // started after the page is interactive: the big downloads yield to the page's own
@@ -54,7 +76,7 @@
     const note = `loopstep-fetched:${wasm}`;
     let head = false;
     try {
-      head = Boolean(bootURL && WebAssembly.compileStreaming && !localStorage.getItem(note));
+      head = Boolean(!deferred && bootURL && WebAssembly.compileStreaming && !localStorage.getItem(note));
       if (head) localStorage.setItem(note, "1");
     } catch {
       head = false; // no storage here: the worker decides, as it always can
