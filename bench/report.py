@@ -6,6 +6,7 @@ from pathlib import Path
 import questions_bench
 import agent_calls
 import recordings
+import navigation
 import shipped
 
 NOTES = Path(__file__).parent / "notes.md"
@@ -127,6 +128,7 @@ def rows(results: dict) -> list[tuple[str, str, str, str]]:
     out += questions_bench.rows(results.get("questions"))
     out += agent_calls.rows(results.get("agent"))
     out += shipped.rows(results.get("shipped"))
+    out += navigation.rows(results.get("navigation"))
     out += recordings.rows(results.get("recordings"))
     return out
 

@@ -23,6 +23,10 @@ alternating A/B, medians with min/max:
      conversation panel's cursor moves (bench/agent_calls.py).
  11. origins: message origins and the subagent boundary per cursor move on a 201-message
      conversation (bench/origins.mjs, in Node).
+ 12. shipped: Debug pressed by the page itself as soon as it is wired, from navigation to the
+     cursor painted (bench/shipped.py); navigation: the same path with the reader's clicks
+     driven from outside, phase by phase (bench/navigation.py); both against a stock boot,
+     unthrottled and under CPU ×4 + fast 4G.
 Writes bench/results.json and docs/performance.md; with --only, the sections not measured
 are kept from the previous bench/results.json (and named as such in the document).
 """
@@ -47,6 +51,7 @@ import breakdown  # noqa: E402
 import agent_calls  # noqa: E402
 import browser  # noqa: E402
 import measures  # noqa: E402
+import navigation  # noqa: E402
 import questions_bench  # noqa: E402
 import recordings  # noqa: E402
 import shipped  # noqa: E402
@@ -59,7 +64,7 @@ LOAD_PATHS = ["/lessons/s06", "/api/lessons/s06/blocks/run_subagent/presets/norm
               PYODIDE_URL + "pyodide.asm.wasm"]
 FULL_STEPS = 1_100_000
 SECTIONS = ("boot", "breakdown", "trace", "cpython", "load", "ui", "align", "caps", "replay",
-            "questions", "agent", "origins", "shipped", "recordings")
+            "questions", "agent", "origins", "shipped", "navigation", "recordings")
 
 
 def free_port() -> int:
@@ -189,6 +194,10 @@ def main(argv: list[str] | None = None) -> int:
                 print("Debug from the shipped traces vs a stock boot ...", flush=True)
                 results["shipped"] = shipped.section(pw, base, 2 if args.quick else 5,
                                                      1 if args.quick else 3)
+            if "navigation" in only:
+                print("navigation → paused, the reader's clicks, vs a stock boot ...", flush=True)
+                results["navigation"] = navigation.section(pw, base, 2 if args.quick else 5,
+                                                           1 if args.quick else 3)
         if "cpython" in only:
             print("CPython overhead ...", flush=True)
             results["cpython"] = measures.cpython_overhead(max_steps, 1 if args.quick else 3)

@@ -62,7 +62,7 @@ document.addEventListener("DOMContentLoaded", () => {
 """ % {"block": BLOCK, "line": LINE}
 
 
-def _throttle(page, throttled: bool) -> None:
+def throttle(page, throttled: bool) -> None:
     if not throttled:
         return
     cdp = page.context.new_cdp_session(page)
@@ -71,7 +71,7 @@ def _throttle(page, throttled: bool) -> None:
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_RATE})
 
 
-def _poll(page, expression: str, timeout_s: float = 300):
+def poll(page, expression: str, timeout_s: float = 300):
     deadline = time.monotonic() + timeout_s
     while not (value := page.evaluate(expression)):
         if time.monotonic() > deadline:
@@ -83,11 +83,11 @@ def _poll(page, expression: str, timeout_s: float = 300):
 def lesson_once(context, base: str, throttled: bool) -> dict:
     page = context.new_page()
     try:
-        _throttle(page, throttled)
+        throttle(page, throttled)
         page.add_init_script(PROBE)
         page.goto(f"{base}/lessons/{LESSON}", wait_until="commit")
-        _poll(page, "window.__shipped && window.__shipped.cursor")
-        _poll(page, "window.__shipped.ready")
+        poll(page, "window.__shipped && window.__shipped.cursor")
+        poll(page, "window.__shipped.ready")
         return page.evaluate("window.__shipped")
     finally:
         page.close()
@@ -96,7 +96,7 @@ def lesson_once(context, base: str, throttled: bool) -> dict:
 def stock_once(context, base: str, throttled: bool) -> float:
     page = context.new_page()
     try:
-        _throttle(page, throttled)
+        throttle(page, throttled)
         page.goto(f"{base}/bench/stock.html", wait_until="commit")
         browser.wait_ready(page, 300_000)
         state = page.evaluate("({ready: bench.ready, error: bench.error})")
