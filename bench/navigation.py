@@ -72,7 +72,8 @@ PHASES = """() => {
   const paint = performance.getEntriesByType("paint").find((p) => p.name === "first-contentful-paint");
   const script = document.querySelector('script[type="module"][src]').src;
   return {document: nav.responseEnd,
-          styles: last((name) => name.endsWith(".css")),
+          // the page's sheet (the bundle's), not those its views load later
+          styles: last((name) => name.includes("/bundle/") && name.endsWith(".css")),
           script: last((name) => name === script),
           fcp: paint ? paint.startTime : null,
           ...window.__nav};

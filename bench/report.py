@@ -265,6 +265,15 @@ Node {m['node']}; Pyodide {m['pyodide']}.
   request compared with the recorded one), alternating, in this CPython (settrace) and in
   the vendored Pyodide under Node (sys.monitoring, the worker's Python). Same steps, so the
   time ratio is the steps/s ratio; the first round in Pyodide warms up.
+- **navigation**: `bench/navigation.py`: from navigation start to the frame painted after
+  `s06/run_subagent` paused on line 15, driven from outside the page by Playwright as a
+  reader gets there: *clicks* (the gutter, then Debug, each as soon as Playwright finds it
+  clickable) or a *link* holding the paused position (`#b=run_subagent&s=normal&bp=15&step=6`,
+  the URL the clicks leave); alternating per round with the stock page; first and third
+  visit, unthrottled and under CPU ×4 + fast 4G. Phases on the page's clock: the document's,
+  the page's sheet's and script's last bytes, first contentful paint, the page wired
+  (`loopstep:init`), the two clicks, paused, painted; and the page main thread's busy time by
+  kind from one traced load (bench/tracing.py).
 
 {questions_bench.DESCRIPTION}
 Raw numbers: `bench/results.json`.

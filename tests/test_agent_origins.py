@@ -118,5 +118,39 @@ def test_a_sent_message_edited_deep_inside_or_an_equal_replacement():
     assert origins.changed == [[13, "edited", 0]]
 
 
+def test_edits_in_place_are_looked_for_in_the_latest_sent_messages_removals_everywhere():
+    """A step compares the latest EDIT_WINDOW sent messages with their copies, so its cost
+    does not grow with the conversation; a removal or a replacement is seen anywhere."""
+    from loopstep.runtime.agent.origins import EDIT_WINDOW, Origins
+
+    class Builder:
+        class cols:
+            event = bytearray(b"\x01" * 10)
+        frames = {}
+        agent_watch = None
+
+    def conversation():
+        return [{"role": "user", "content": [{"type": "text", "text": str(i)}]}
+                for i in range(EDIT_WINDOW + 4)]
+
+    older, newer = 0, EDIT_WINDOW + 3
+    origins = Origins(Builder())
+    messages = conversation()
+    origins.sent(0, _Frame(), messages, list(range(len(messages))), 0)
+    messages[older]["content"][0]["text"] = "[cleared]"       # older than the window
+    origins.check(12)
+    assert origins.changed == [None]
+    messages[newer]["content"][0]["text"] = "[cleared]"       # within it
+    origins.check(14)
+    assert origins.changed == [[13, "edited", newer]]
+
+    origins = Origins(Builder())
+    messages = conversation()
+    origins.sent(0, _Frame(), messages, list(range(len(messages))), 0)
+    messages[older] = {"role": "user", "content": "another"}  # replaced, however old
+    origins.check(12)
+    assert origins.changed == [[11, "replaced", older]]
+
+
 class _Frame:
     f_back = None

@@ -44,7 +44,7 @@ const helpers = pyodide.runPython(`
 import gc, io, json, sys, time
 sys.path.insert(0, "/loopstep")
 from runtime import recorder
-from runtime.catalog import load_lesson
+from runtime.catalog.lessons import load_lesson
 
 def record(lesson, block, scenario, roots, max_steps, questions=None):
     # what the page's worker does: record, and serialise the packed trace it posts;
