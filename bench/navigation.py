@@ -41,8 +41,9 @@ PROBE = """
     const name = button.dataset.gutter ? "gutter" : button.dataset.action;
     if (name) nav.clicks[name] ??= performance.now();
   }, true);
+  // a pane has something to show: text, or (the timeline, an input) it is enabled
   const shown = (el) => el && !el.hidden && el.getClientRects().length > 0
-    && el.textContent.trim() !== "";
+    && (el.matches("input") ? !el.disabled : el.textContent.trim() !== "");
   document.addEventListener("DOMContentLoaded", () => {
     const root = document.querySelector('[data-loopstep-block="%(block)s"]');
     const panes = %(panes)s;

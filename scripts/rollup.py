@@ -75,7 +75,9 @@ def find() -> Path:
             raise SystemExit(f"rollup: LOOPSTEP_ROLLUP={given} is not Rollup {VERSION}")
         return Path(given)
     cached = cache_dir()
-    if version_of(cached) == VERSION and (cached / ENTRY).is_file():
+    # the cache's folder is named by the version and only ever renamed into place whole,
+    # by fetch() once it has checked the package: finding its entry is enough
+    if (cached / ENTRY).is_file():
         return cached
     return fetch(cached)
 
