@@ -12,6 +12,7 @@ import jsonschema
 import pytest
 
 from fake_provider import KEY, FakeProvider
+from sdk_programs import OPENAI_LOOP
 from loopstep.runtime import cli
 from loopstep.runtime.recorder import record
 from loopstep.runtime.recording import format as recording_format
@@ -89,29 +90,12 @@ def test_the_key_is_never_written(tmp_path, monkeypatch):
     assert "sk-test" not in out.read_text(encoding="utf-8")
 
 
-OPENAI_LESSON = '''from openai import OpenAI
-import json
-client = OpenAI()
-TOOLS = {"ls": lambda path: ",".join(sorted(__import__("os").listdir(path)))}
-
-
-def main(question):
-    messages = [{"role": "user", "content": question}]
-    while True:
-        choice = client.chat.completions.create(model="gpt-x", messages=messages).choices[0]
-        messages.append(choice.message)
-        if choice.finish_reason != "tool_calls":
-            return choice.message.content
-        for call in choice.message.tool_calls:
-            output = TOOLS[call.function.name](**json.loads(call.function.arguments))
-            messages.append({"role": "tool", "tool_call_id": call.id, "content": output})
-'''
 
 
 def _openai_lesson(root):
     folder = root / "oa"
     folder.mkdir(parents=True)
-    (folder / "main.py").write_text(OPENAI_LESSON)
+    (folder / "main.py").write_text(OPENAI_LOOP)
     (folder / "setup.py").write_text("def reply(**request):\n    return 'scripted'\n")
     (folder / "lesson.toml").write_text(
         'title.zh = "t"\ntitle.en = "t"\nsummary.zh = "s"\nsummary.en = "s"\n'

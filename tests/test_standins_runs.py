@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from sdk_programs import OPENAI_LOOP
 from loopstep.runtime import cli, standins
 from loopstep.runtime.catalog import custom
 from loopstep.runtime.catalog.lessons import load_lesson
@@ -241,23 +242,6 @@ def test_a_lesson_after_stand_ins_gets_the_real_subprocess(roots):
     assert sys.modules.get("anthropic") is before   # the stand-in is gone
 
 
-OPENAI = '''from openai import OpenAI
-import json
-client = OpenAI()
-TOOLS = {"ls": lambda path: ",".join(sorted(__import__("os").listdir(path)))}
-
-
-def main(question):
-    messages = [{"role": "user", "content": question}]
-    while True:
-        choice = client.chat.completions.create(model="gpt-x", messages=messages).choices[0]
-        messages.append(choice.message)
-        if choice.finish_reason != "tool_calls":
-            return choice.message.content
-        for call in choice.message.tool_calls:
-            output = TOOLS[call.function.name](**json.loads(call.function.arguments))
-            messages.append({"role": "tool", "tool_call_id": call.id, "content": output})
-'''
 OPENAI_SETUP = '''def reply(*, messages, **request):
     if len(messages) == 1:
         return {"tool_calls": [{"name": "ls", "arguments": {"path": "."}}]}
@@ -266,7 +250,7 @@ OPENAI_SETUP = '''def reply(*, messages, **request):
 
 
 def test_openai_calls_are_recorded_as_model_calls(tmp_path):
-    write(tmp_path, "oa", OPENAI, OPENAI_SETUP, entry="print(main('what is here?'))",
+    write(tmp_path, "oa", OPENAI_LOOP, OPENAI_SETUP, entry="print(main('what is here?'))",
           extra='[standins]\nmodules = ["openai"]\nmodel = "reply"\n'
                 'files = { "a.txt" = "", "b.txt" = "" }\n')
     trace = record("oa", "main", "normal", roots=[tmp_path])
