@@ -9,19 +9,16 @@ import ast
 import hashlib
 import importlib.util
 import io
-import json
-import shutil
-import subprocess
 import sys
 from contextlib import redirect_stdout
 from pathlib import Path
 
 import pytest
 
+from pyodide_node import record_in_pyodide
 from loopstep.runtime import standins
 from loopstep.runtime.catalog.lessons import load_lesson
 from loopstep.runtime.recorder import record
-from loopstep.web import assets, bundles
 
 _spec = importlib.util.spec_from_file_location("loopstep_facts", Path(__file__).parent / "facts.py")
 _facts = importlib.util.module_from_spec(_spec)
@@ -386,23 +383,12 @@ def test_module_passages_are_verbatim():
 
 # ---------------------------------------------------------------- the same runs in Pyodide
 
-PYODIDE = assets.PYODIDE_DIR
-
-
 def test_outputs_in_pyodide(tmp_path):
-    assert shutil.which("node"), "Node.js (node) is required for the Pyodide tests and was not found"
     lessons = {}
     for lesson_id in ("lcc-s06", "s06-recursive", "s01"):
         lessons.update({rel: str(path) for rel, path in load_lesson(lesson_id).files.items()})
-    job = {"indexURL": f"{PYODIDE}/",
-           "runtime": {rel: str(bundles.RUNTIME_DIR / rel) for rel in bundles.runtime_modules()},
-           "lessons": lessons,
-           "runs": [{"lesson": lesson, "block": b, "scenario": s} for lesson, b, s in RUNS]}
-    (tmp_path / "job.json").write_text(json.dumps(job), encoding="utf-8")
-    done = subprocess.run(["node", str(ROOT / "tests" / "node" / "record.mjs"),
-                           str(tmp_path / "job.json")],
-                          capture_output=True, text=True, timeout=600, check=True)
-    traces = json.loads(done.stdout)["traces"]
+    runs = [{"lesson": lesson, "block": b, "scenario": s} for lesson, b, s in RUNS]
+    traces = record_in_pyodide(tmp_path, lessons, runs)["traces"]
     for run, trace in zip(RUNS, traces, strict=True):
         assert (trace["status"], trace["stdout"]) == ("finished", OUTPUTS[run]), run
         assert trace["result"] == trace_of(*run)["result"], run

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.error import URLError
 from urllib.parse import urlsplit
@@ -243,6 +244,27 @@ class PageWatch:
             return f"{parts.scheme}://{parts.netloc}"
         return [u for u in self.requests
                 if not u.startswith(("data:", "blob:")) and origin(u) != self.origin]
+
+
+@contextmanager
+def served(lessons: Path, *options: str):
+    """`loopstep serve --lessons LESSONS [OPTIONS]`: a test module's own lessons, served."""
+    proc = ServerProcess(["--lessons", str(lessons), *options])
+    yield proc
+    proc.stop()
+
+
+@contextmanager
+def watched_page(browser_context, server_url: str, path: str | None, request):
+    """A new tab on the site's `path` (None: left blank); closed afterwards, the test failed
+    on its console errors or off-origin requests (PageWatch)."""
+    page = browser_context.new_page()
+    watch = PageWatch(page, server_url)
+    if path is not None:
+        page.goto(server_url + path)
+    yield page
+    page.close()
+    watch.check(request)
 
 
 @pytest.fixture(autouse=True)

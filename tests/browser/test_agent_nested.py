@@ -7,10 +7,10 @@ import pytest
 from playwright.sync_api import expect
 
 try:
-    from .conftest import PageWatch, ServerProcess
+    from .conftest import served, watched_page
     from .page_helpers import BOOT_TIMEOUT, press, run_to_end, select_scenario, wait_ready
 except ImportError:
-    from conftest import PageWatch, ServerProcess
+    from conftest import served, watched_page
     from page_helpers import BOOT_TIMEOUT, press, run_to_end, select_scenario, wait_ready
 
 FIXTURES = Path(__file__).resolve().parent / "fixture_lessons"
@@ -91,20 +91,16 @@ def test_s06_recursive_depth2_three_levels_each_starting_with_its_task(page, ser
 
 @pytest.fixture(scope="module")
 def fixture_server():
-    proc = ServerProcess(["--lessons", str(FIXTURES)])
-    yield proc
-    proc.stop()
+    with served(FIXTURES) as proc:
+        yield proc
 
 
 @pytest.fixture
 def fixture_page(browser_context, fixture_server, request):
     """A page of the fixture lessons' server, watched for errors and off-origin requests."""
-    page = browser_context.new_page()
-    watch = PageWatch(page, fixture_server.url)
-    page.goto(f"{fixture_server.url}/lessons/agent_markup")
-    yield page
-    page.close()
-    watch.check(request)
+    with watched_page(browser_context, fixture_server.url, "/lessons/agent_markup",
+                      request) as page:
+        yield page
 
 
 def last_call(page, symbol):

@@ -17,10 +17,10 @@ import pytest
 from playwright.sync_api import expect
 
 try:
-    from .conftest import PageWatch, ServerProcess
+    from .conftest import served, watched_page
     from .page_helpers import BOOT_TIMEOUT, press, slide_to, toggle_breakpoint
 except ImportError:
-    from conftest import PageWatch, ServerProcess
+    from conftest import served, watched_page
     from page_helpers import BOOT_TIMEOUT, press, slide_to, toggle_breakpoint
 
 LESSONS = Path(__file__).resolve().parent / "fixture_lessons"
@@ -31,25 +31,21 @@ ERROR_OR_FINISHED = re.compile(r"^(finished|error)$")
 
 @pytest.fixture(scope="module")
 def robust_server():
-    proc = ServerProcess(["--lessons", str(LESSONS), "--record-timeout", str(RECORD_TIMEOUT_S),
-                          "--max-steps", str(MAX_STEPS)])
-    yield proc
-    proc.stop()
+    with served(LESSONS, "--record-timeout", str(RECORD_TIMEOUT_S),
+                "--max-steps", str(MAX_STEPS)) as proc:
+        yield proc
 
 
 @pytest.fixture
 def robust(browser_context, robust_server, request):
     """The robust fixture lesson, open; `page.workers_seen` lists the workers it started."""
-    page = browser_context.new_page()
-    watch = PageWatch(page, robust_server.url)
-    page.workers_seen = []
-    page.on("worker", lambda worker: page.workers_seen.append(worker))
-    page.goto(robust_server.url + "/lessons/robust")
-    expect(page.locator('[data-role="runtime"]')).to_have_attribute(
-        "data-state", "ready", timeout=BOOT_TIMEOUT)
-    yield page
-    page.close()
-    watch.check(request)
+    with watched_page(browser_context, robust_server.url, None, request) as page:
+        page.workers_seen = []
+        page.on("worker", lambda worker: page.workers_seen.append(worker))
+        page.goto(robust_server.url + "/lessons/robust")
+        expect(page.locator('[data-role="runtime"]')).to_have_attribute(
+            "data-state", "ready", timeout=BOOT_TIMEOUT)
+        yield page
 
 
 def blk(page, symbol):

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -20,14 +19,14 @@ import pytest
 from playwright.sync_api import expect
 
 try:
-    from .conftest import PageWatch, ServerProcess
+    from .conftest import served, watched_page
     from .page_helpers import BOOT_TIMEOUT, press, run_to_end, select_scenario, toggle_breakpoint
 except ImportError:
-    from conftest import PageWatch, ServerProcess
+    from conftest import served, watched_page
     from page_helpers import BOOT_TIMEOUT, press, run_to_end, select_scenario, toggle_breakpoint
 
+from tests.pyodide_node import record_in_pyodide
 from loopstep.runtime.catalog.lessons import load_lesson
-from loopstep.web import assets, bundles
 
 TESTS = Path(__file__).resolve().parents[1]
 LESSONS = TESTS / "browser" / "fixture_lessons"
@@ -72,16 +71,8 @@ def pyodide_prints(tmp_path_factory):
             "import oracle\n"
             f"json.dumps({{s: oracle.plain_run({LESSON!r}, {BLOCK!r}, s, ['/loopstep/lessons'])"
             " for s in ('calm', 'over')})")
-    job = {"indexURL": str(assets.PYODIDE_DIR),
-           "runtime": {rel: str(bundles.RUNTIME_DIR / rel) for rel in bundles.runtime_modules()},
-           "lessons": files, "runs": [], "code": code}
-    path = tmp_path_factory.mktemp("plain") / "job.json"
-    path.write_text(json.dumps(job), "utf-8")
-    assert shutil.which("node"), "Node.js (node) is required to run the vendored Pyodide"
-    done = subprocess.run(["node", str(TESTS / "node" / "record.mjs"), str(path)],
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-4000:]
-    return json.loads(json.loads(done.stdout)["value"])
+    done = record_in_pyodide(tmp_path_factory.mktemp("plain"), files, [], code=code, timeout=300)
+    return json.loads(done["value"])
 
 
 def cli_stdout(scenario):
@@ -102,21 +93,16 @@ def test_the_cli_prints_what_cpython_prints(scenario):
 
 @pytest.fixture(scope="module")
 def author_server():
-    proc = ServerProcess(["--lessons", str(LESSONS)])
-    yield proc
-    proc.stop()
+    with served(LESSONS) as proc:
+        yield proc
 
 
 @pytest.fixture
 def lesson_page(browser_context, author_server, request):
-    page = browser_context.new_page()
-    watch = PageWatch(page, author_server.url)
-    page.goto(f"{author_server.url}/lessons/{LESSON}")
-    b = page.locator(f'[data-loopstep-block="{LESSON}/{BLOCK}"]')
-    expect(b).to_have_attribute("data-state", "ready", timeout=BOOT_TIMEOUT)
-    yield b
-    page.close()
-    watch.check(request)
+    with watched_page(browser_context, author_server.url, f"/lessons/{LESSON}", request) as page:
+        b = page.locator(f'[data-loopstep-block="{LESSON}/{BLOCK}"]')
+        expect(b).to_have_attribute("data-state", "ready", timeout=BOOT_TIMEOUT)
+        yield b
 
 
 @pytest.mark.parametrize("scenario", ["calm", "over"])

@@ -12,10 +12,10 @@ import pytest
 from playwright.sync_api import expect
 
 try:
-    from .conftest import PageWatch, ServerProcess
+    from .conftest import served, watched_page
     from .page_helpers import BOOT_TIMEOUT, press, slide_to
 except ImportError:
-    from conftest import PageWatch, ServerProcess
+    from conftest import served, watched_page
     from page_helpers import BOOT_TIMEOUT, press, slide_to
 
 LESSONS = Path(__file__).resolve().parent / "fixture_lessons"
@@ -23,21 +23,16 @@ LESSONS = Path(__file__).resolve().parent / "fixture_lessons"
 
 @pytest.fixture(scope="module")
 def default_server():
-    proc = ServerProcess(["--lessons", str(LESSONS)])
-    yield proc
-    proc.stop()
+    with served(LESSONS) as proc:
+        yield proc
 
 
 @pytest.fixture
 def runaway(browser_context, default_server, request):
-    page = browser_context.new_page()
-    watch = PageWatch(page, default_server.url)
-    page.goto(default_server.url + "/lessons/runaway")
-    expect(page.locator('[data-role="runtime"]')).to_have_attribute(
-        "data-state", "ready", timeout=BOOT_TIMEOUT)
-    yield page
-    page.close()
-    watch.check(request)
+    with watched_page(browser_context, default_server.url, "/lessons/runaway", request) as page:
+        expect(page.locator('[data-role="runtime"]')).to_have_attribute(
+            "data-state", "ready", timeout=BOOT_TIMEOUT)
+        yield page
 
 
 def blk(page, symbol):

@@ -15,12 +15,12 @@ from playwright.sync_api import expect
 from loopstep.runtime.recorder import record
 
 try:
-    from .conftest import PageWatch, ServerProcess
+    from .conftest import served, watched_page
     from .page_helpers import (BOOT_TIMEOUT, current_lines, expect_paused_at, press,
                                run_to_end, select_scenario, shown_output, toggle_breakpoint,
                                wait_ready)
 except ImportError:
-    from conftest import PageWatch, ServerProcess
+    from conftest import served, watched_page
     from page_helpers import (BOOT_TIMEOUT, current_lines, expect_paused_at, press,
                               run_to_end, select_scenario, shown_output, toggle_breakpoint,
                               wait_ready)
@@ -36,19 +36,14 @@ def cpython(recording=None, scenario="real"):
 
 @pytest.fixture(scope="module")
 def recorded_server():
-    proc = ServerProcess(["--lessons", str(FIXTURES)])
-    yield proc
-    proc.stop()
+    with served(FIXTURES) as proc:
+        yield proc
 
 
 @pytest.fixture
 def recorded_page(browser_context, recorded_server, request):
-    page = browser_context.new_page()
-    watch = PageWatch(page, recorded_server.url)
-    page.goto(f"{recorded_server.url}/lessons/recorded")
-    yield page
-    page.close()
-    watch.check(request)
+    with watched_page(browser_context, recorded_server.url, "/lessons/recorded", request) as page:
+        yield page
 
 
 def output(b):

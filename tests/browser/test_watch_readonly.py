@@ -10,10 +10,10 @@ import pytest
 from playwright.sync_api import expect
 
 try:
-    from .conftest import PageWatch, ServerProcess
+    from .conftest import served, watched_page
     from .page_helpers import BOOT_TIMEOUT, press, toggle_breakpoint
 except ImportError:
-    from conftest import PageWatch, ServerProcess
+    from conftest import served, watched_page
     from page_helpers import BOOT_TIMEOUT, press, toggle_breakpoint
 
 LESSONS = Path(__file__).resolve().parent / "fixture_lessons"
@@ -24,21 +24,16 @@ CONSUMING = ["list(it)", "sorted(it)", "3 in it", "[x for x in it]", "next(it)"]
 
 @pytest.fixture(scope="module")
 def fixture_server():
-    proc = ServerProcess(["--lessons", str(LESSONS)])
-    yield proc
-    proc.stop()
+    with served(LESSONS) as proc:
+        yield proc
 
 
 @pytest.fixture
 def take(browser_context, fixture_server, request):
-    page = browser_context.new_page()
-    watch = PageWatch(page, fixture_server.url)
-    page.goto(f"{fixture_server.url}/lessons/{LESSON}")
-    b = page.locator(f'[data-loopstep-block="{LESSON}/{BLOCK}"]')
-    expect(b).to_have_attribute("data-state", "ready", timeout=BOOT_TIMEOUT)
-    yield b
-    page.close()
-    watch.check(request)
+    with watched_page(browser_context, fixture_server.url, f"/lessons/{LESSON}", request) as page:
+        b = page.locator(f'[data-loopstep-block="{LESSON}/{BLOCK}"]')
+        expect(b).to_have_attribute("data-state", "ready", timeout=BOOT_TIMEOUT)
+        yield b
 
 
 def type_watch(b, expression):

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from conftest import PageWatch, ServerProcess
+from conftest import served, watched_page
 from page_helpers import BOOT_TIMEOUT, run_to_end, wait_ready
 from loopstep.runtime.recorder import record
 
@@ -15,19 +15,14 @@ FIXTURES = Path(__file__).resolve().parent / "fixture_lessons"
 
 @pytest.fixture(scope="module")
 def fixture_server():
-    proc = ServerProcess(["--lessons", str(FIXTURES)])
-    yield proc
-    proc.stop()
+    with served(FIXTURES) as proc:
+        yield proc
 
 
 @pytest.fixture
 def files_page(browser_context, fixture_server, request):
-    page = browser_context.new_page()
-    watch = PageWatch(page, fixture_server.url)
-    page.goto(f"{fixture_server.url}/lessons/files")
-    yield page
-    page.close()
-    watch.check(request)
+    with watched_page(browser_context, fixture_server.url, "/lessons/files", request) as page:
+        yield page
 
 
 def open_file(b, path):
