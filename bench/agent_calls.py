@@ -11,9 +11,6 @@
 """
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -25,8 +22,6 @@ HERE = Path(__file__).parent
 ROOT = HERE.parent
 LESSONS = HERE / "lessons"
 sys.path.insert(0, str(ROOT))
-from loopstep.web import bundles  # noqa: E402
-from loopstep.web.assets import PYODIDE_DIR as INDEX  # noqa: E402
 RUNS = {"million": ("million", "count_up", "normal", 1_100_000),
         "thousand": ("agent", "run_agent", "thousand", 100_000)}
 
@@ -54,12 +49,10 @@ def cpython(rounds: int) -> dict:
 
 
 def pyodide(rounds: dict) -> dict:
-    """The same pairs recorded in Pyodide under Node (tests/node/record.mjs)."""
-    sys.path.insert(0, str(ROOT))
+    """The same pairs recorded in Pyodide under Node (tests/pyodide_node.py)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from pyodide_node import record_in_pyodide
     from loopstep.runtime.catalog.lessons import load_lesson
-    node = shutil.which("node")
-    if not node:
-        return {"reason": "node not found"}
     files = {}
     runs = []
     for key, (lesson, block, scenario, cap) in RUNS.items():
@@ -68,16 +61,11 @@ def pyodide(rounds: dict) -> dict:
             for agent in ((True, False) if r % 2 == 0 else (False, True)):
                 runs.append({"lesson": lesson, "block": block, "scenario": scenario,
                              "maxSteps": cap, "packed": True, "agent": agent, "key": key})
-    job = {"indexURL": str(INDEX),
-           "runtime": {rel: str(bundles.RUNTIME_DIR / rel) for rel in bundles.runtime_modules()},
-           "lessons": files, "runs": runs}
-    job_path = Path(tempfile.mkdtemp(prefix="loopstep-agent-")) / "job.json"
-    job_path.write_text(json.dumps(job), "utf-8")
-    done = subprocess.run([node, str(ROOT / "tests" / "node" / "record.mjs"), str(job_path)],
-                          capture_output=True, text=True, timeout=3600)
-    if done.returncode != 0:
-        return {"reason": done.stderr[-500:]}
-    result = json.loads(done.stdout)
+    try:
+        result = record_in_pyodide(tempfile.mkdtemp(prefix="loopstep-agent-"), files, runs,
+                                   timeout=3600)
+    except AssertionError as error:
+        return {"reason": str(error)[-500:]}
     out = {"python": result["python"]}
     for key in RUNS:
         pick = [(run["agent"], ms / 1000) for run, ms in zip(runs, result["timings"])
