@@ -31,6 +31,9 @@ def sized(browser_context, server_url, watch_page, request):
 
 
 def box(locator):
+    """The element's box, once it is shown (a view a lazily loaded chunk draws again may
+    replace it a moment after the step)."""
+    expect(locator).to_be_visible()
     b = locator.bounding_box()
     assert b is not None, locator
     return b
