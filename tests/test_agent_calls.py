@@ -2,11 +2,13 @@
 otherwise unchanged, the packed form, normalisation, snapshots and lesson.toml errors."""
 
 import importlib.util
+import json
 from pathlib import Path
 
 import pytest
 
 from loopstep.runtime.agent import parts as agent_parts
+from loopstep.runtime.agent import wire as agent_wire
 from loopstep.runtime.agent.parts import Parts
 from loopstep.runtime.trace import wire
 from loopstep.runtime.catalog.lessons import LessonError, load_lessons
@@ -208,3 +210,29 @@ def test_what_a_tool_returned_is_kept_as_json_and_a_bounded_one_is_marked_cut(tm
            {1: "a"}, float("nan"), 2 ** 60, object(), {"s": {1, 2}}]
     for value in cut:
         assert not agent_parts.exact(value, Parts().data(value)), value
+
+
+def test_a_tool_run_that_returned_its_result_holds_the_text_once(tmp_path):
+    agent = record("a", "loop", "normal", roots=lesson(tmp_path))["agent"]
+    seen = agent["tools"][0]
+    assert seen["returned"] == seen["result"] == "seen"
+    row = agent_wire.pack(agent)["tools"][0]
+    assert json.dumps(row).count('"seen"') == 1
+    text = "长" * 1500
+    tool = dict(seen, result=text, returned=text)
+    row = agent_wire.pack_tool(tool)
+    assert json.dumps(row, ensure_ascii=False).count(text) == 1
+    assert agent_wire.unpack_tool(row) == tool
+
+
+def test_a_tool_run_whose_returned_differs_from_its_result_round_trips(traces):
+    agent = traces[("s06", "run_subagent", "normal")]["agent"]
+    tools = [t for t in agent["tools"] if t["returned"] != t["result"]]
+    assert tools and all(isinstance(t["returned"], dict) for t in tools)
+    assert agent_wire.unpack(agent_wire.pack(agent)) == agent
+    for tool in tools:
+        variants = [tool, dict(tool, cut=True), dict(tool, recorded=True, source_cut={"length": 9}),
+                    dict(tool, returned=[tool["result"]]), dict(tool, returned=None, error=True)]
+        for variant in variants:
+            row = agent_wire.pack_tool(variant)
+            assert agent_wire.unpack_tool(row) == variant and row[7] == variant["returned"]

@@ -38,6 +38,15 @@ def test_packed_agent_calls_unpack_to_their_dict_form():
     assert agent_wire.unpack(fixture["packed"]) == fixture["agent"]
 
 
+def test_packed_tool_rows_unpack_to_their_dict_form():
+    cases = {case["name"]: case for case in BUILT["agent_calls.json"]["tool_cases"]}
+    for name, case in cases.items():
+        assert agent_wire.unpack_tool(case["packed"]) == case["tool"], name
+    same = cases["returned is the result's text"]
+    assert len(same["packed"]) == 7 and same["tool"]["returned"] == same["packed"][5]
+    assert len(cases["returned differs"]["packed"]) == 8
+
+
 def test_the_watch_column_has_changes_and_a_value_per_step():
     fixture = BUILT["watch_column.json"]
     trace = wire.unpack(json.dumps(fixture["packed"]))

@@ -11,8 +11,39 @@ the pool indices of the new ones:
                          RECORDED, SOURCE_CUT], …],
               "added": [STEP | None, …], "changed": [[STEP, KIND, POSITION] | None, …]}   # as in the dict form
 
+A tool run leaves out its trailing fields at their defaults: SOURCE_CUT null, RECORDED 0,
+CUT 0, and then RETURNED when the tool returned its RESULT's text (a tool that returns a
+string returns its result), so that text is stored once. Reading, a missing RETURNED is
+RESULT; a missing CUT, RECORDED or SOURCE_CUT is 0, 0, null. Only a text RESULT stands
+for RETURNED: the fork editor (web/static/js/model/fork-url.js) reads the packed rows and
+starts a tool's fork from a missing RETURNED as RESULT, its parts made API blocks.
+
 ``unpack(pack(agent)) == agent`` for every ``agent`` the recorder makes.
 """
+
+# CUT, RECORDED, SOURCE_CUT when a packed tool run leaves them out
+TAIL_DEFAULTS = [0, 0, None]
+
+
+def pack_tool(tool):
+    """One tool run of the dict form as its packed row."""
+    row = [tool["step"], tool["ret"], tool["name"], tool["id"], tool["input"], tool["result"],
+           int(tool["error"])]
+    tail = [int(tool["cut"]), int(tool["recorded"]), tool["source_cut"]]
+    while tail and tail[-1] == TAIL_DEFAULTS[len(tail) - 1]:
+        tail.pop()
+    if tail or not (type(tool["result"]) is str and tool["returned"] == tool["result"]):
+        row.append(tool["returned"])
+    return row + tail
+
+
+def unpack_tool(row):
+    """A packed tool row as its dict form."""
+    step, ret, name, ident, data, result, error, *rest = row
+    returned, cut, recorded, source_cut = rest + [result, *TAIL_DEFAULTS][len(rest):]
+    return {"step": step, "ret": ret, "name": name, "id": ident, "input": data, "result": result,
+            "error": bool(error), "returned": returned, "cut": bool(cut),
+            "recorded": bool(recorded), "source_cut": source_cut}
 
 
 def pack(agent):
@@ -22,11 +53,9 @@ def pack(agent):
         shared = len(ids) - call["new"]
         calls.append([call["conversation"], call["step"], call["ret"], shared, ids[shared:],
                       call["stop_reason"], call["response"], call["error"]])
-    tools = [[t["step"], t["ret"], t["name"], t["id"], t["input"], t["result"], int(t["error"]),
-              t["returned"], int(t["cut"]), int(t["recorded"]), t["source_cut"]]
-             for t in agent["tools"]]
     return {"conversations": [[c["depth"], c["parent"]] for c in agent["conversations"]],
-            "messages": agent["messages"], "calls": calls, "tools": tools,
+            "messages": agent["messages"], "calls": calls,
+            "tools": [pack_tool(t) for t in agent["tools"]],
             "added": agent["added"], "changed": agent["changed"]}
 
 
@@ -39,11 +68,7 @@ def unpack(packed):
         calls.append({"step": step, "ret": ret, "conversation": conversation, "messages": ids,
                       "new": len(new), "stop_reason": stop, "response": response,
                       "error": error})
-    tools = [{"step": s, "ret": r, "name": n, "id": i, "input": d, "result": res,
-              "error": bool(e), "returned": value, "cut": bool(c),
-              "recorded": bool(recorded[0]) if recorded else False,
-              "source_cut": recorded[1] if len(recorded) > 1 else None}
-             for s, r, n, i, d, res, e, value, c, *recorded in packed["tools"]]
     return {"conversations": [{"depth": d, "parent": p} for d, p in packed["conversations"]],
-            "messages": packed["messages"], "calls": calls, "tools": tools,
+            "messages": packed["messages"], "calls": calls,
+            "tools": [unpack_tool(row) for row in packed["tools"]],
             "added": packed["added"], "changed": packed["changed"]}

@@ -84,3 +84,23 @@ test("calls that share a step are reached one by one", () => {
   assert.equal(calls.hop("prev", 11, 1), 0);
   assert.equal(calls.view(12, 1).number, 3);            // a pin holds only on its own step
 });
+
+test("tool rows leave out their trailing defaults, and a missing returned is the result", () => {
+  const calls = new Calls({
+    conversations: [], messages: [], calls: [],
+    tools: [
+      [3, 4, "read_file", "t1", { path: "a" }, "A", 0],
+      [5, 6, "read_file", "t2", { path: "b" }, "B", 0, { result: "B", warnings: [] }],
+      [7, 8, "bash", "t3", {}, "Boom: no", 1, null],
+      [9, 10, "read_file", "t4", {}, "C", 0, "C", 1, 1, { length: 9 }],
+    ],
+  });
+  const base = { cut: false, recorded: false, source_cut: null };
+  assert.deepEqual(calls.tools.map(({ returned, cut, recorded, source_cut }) => ({ returned, cut, recorded, source_cut })), [
+    { ...base, returned: "A" },
+    { ...base, returned: { result: "B", warnings: [] } },
+    { ...base, returned: null },
+    { returned: "C", cut: true, recorded: true, source_cut: { length: 9 } },
+  ]);
+  assert.deepEqual(calls.tools.map((t) => t.error), [false, false, true, false]);
+});

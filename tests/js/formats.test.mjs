@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { fromPacked } from "../../web/static/js/model/trace.js";
 import { Calls } from "../../web/static/js/model/agent-calls.js";
 import { Origins } from "../../web/static/js/model/origins.js";
+import { recordedStart } from "../../web/static/js/model/fork-url.js";
 import { answerIndex } from "../../web/static/js/model/answers.js";
 import { packZeroRuns, expandZeroRuns } from "../../web/static/js/boot/snapshot-delta.js";
 
@@ -51,6 +52,19 @@ test("agent-calls.js reads the packed agent calls as their dict form", () => {
   assert.equal(agent.added.length, agent.messages.length);
   assert.deepEqual(origins.added, agent.added);
   assert.deepEqual(agent.calls.map((_, k) => origins.changedStep(k)), agent.changed);
+});
+
+test("agent-calls.js reads packed tool rows that leave out fields as their dict form", () => {
+  const { tool_cases: cases } = fixture("agent_calls.json");
+  assert.ok(cases.some((c) => c.packed.length === 7));
+  for (const { name, tool, packed } of cases) {
+    const [read] = new Calls({ conversations: [], messages: [], calls: [], tools: [packed] }).tools;
+    assert.deepEqual(read, tool, name);
+    // the fork editor reads the packed row itself: a tool that returned starts from that
+    if (tool.ret !== null && !tool.error) {
+      assert.deepEqual(recordedStart({ tools: [packed] }, "tool:1"), { value: tool.returned, cut: tool.cut }, name);
+    }
+  }
 });
 
 test("answers.js folds the watch column as the recorder meant it", () => {

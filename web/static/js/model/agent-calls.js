@@ -48,11 +48,14 @@ export class Calls {
       last.set(conversation, k);
       return { conversation, step, ret, shared, fresh, stop, response, error, previous };
     });
-    // recorded: answered from an imported recording; source_cut: {length} when the
-    // recording's source cut the output (runtime/recording/tools.py)
-    this.tools = agent.tools.map(([step, ret, name, id, input, result, error, returned, cut, recorded, sourceCut]) => ({
+    // A row leaves out its trailing fields at their defaults (runtime/agent/wire.py): a
+    // missing RETURNED is RESULT (the tool returned its result's text), CUT and RECORDED
+    // 0, SOURCE_CUT null. recorded: answered from an imported recording; source_cut:
+    // {length} when the recording's source cut the output (runtime/recording/tools.py)
+    this.tools = agent.tools.map(([step, ret, name, id, input, result, error, returned = result,
+      cut = 0, recorded = 0, sourceCut = null]) => ({
       step, ret, name, id, input, result, error: Boolean(error), returned, cut: Boolean(cut),
-      recorded: Boolean(recorded), source_cut: sourceCut ?? null,
+      recorded: Boolean(recorded), source_cut: sourceCut,
     }));
     this.steps = Int32Array.from(this.calls, (c) => c.step);
     this.memo = { k: -1, ids: null };
