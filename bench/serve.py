@@ -43,6 +43,7 @@ def bench_config(app) -> dict:
     return {"indexURL": assets.PYODIDE_URL,
             "bootURL": BOOT_URL,
             "files": files, "compiled": f"/static/pyc/{assets.RUNTIME_PYC.name}",
+            "runtimeDigest": bundles.runtime_digest(),
             "lesson": LESSON, "block": lesson.blocks[0].id,
             "scenario": lesson.blocks[0].presets[0], "roots": ["/loopstep/lessons"]}
 

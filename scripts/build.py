@@ -144,7 +144,7 @@ def traces_job() -> dict:
     lessons = load_lessons(BUNDLED_ROOTS).values()
     return {
         "dir": str(shipped_traces.DIR), "format": shipped_traces.FORMAT, "worker": str(WORKER),
-        "runtime": shipped_traces.runtime_digest(), "maxSteps": DEFAULT_MAX_STEPS,
+        "runtime": bundles.runtime_digest(), "maxSteps": DEFAULT_MAX_STEPS,
         "lessons": [{"id": lesson.id, "digest": shipped_traces.lesson_digest(lesson),
                      "runs": shipped_traces.runs(lesson),
                      "files": {f"lessons/{rel}": str(path)

@@ -54,6 +54,10 @@ const { packZeroRuns, xorDataSegments } = await import(
 const EMPTY_ZIP = Uint8Array.from([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)]);
 
 const sha256 = (data) => createHash("sha256").update(data).digest("hex");
+/** One digest of files given as {path: sha256}, as web/assets.py files_digest makes it
+ * (tests/test_boot_artifacts.py checks that the two agree). */
+const filesDigest = (sums) => sha256(Object.keys(sums).sort()
+  .map((name) => `${name}\0${sums[name]}\n`).join(""));
 
 function filesUnder(dir, keep) {
   const found = [];
@@ -225,15 +229,15 @@ async function main(argv) {
     const bytes = packZeroRuns(xorDataSegments(
       new Uint8Array(readFileSync(path.join(out, "snapshot.bin"))), new Uint8Array(wasm)));
     writeFileSync(path.join(out, "snapshot.bin"), bytes);
+    const sources = Object.fromEntries(runtimeSources().map(
+      (name) => [`runtime/${name}`, sha256(readFileSync(path.join(RUNTIME, name)))]));
     snapshot = { file: "snapshot.bin", size: bytes.length, sha256: sha256(bytes),
       encoding: "zero-runs+xor-data-segments", failed,
       // the recorder as imported into the snapshot: the worker imports it again from the
-      // files it serves unless they are these (web/static/js/boot/snapshot-runtime.js)
-      runtime: {
-        folder: WORKER_ROOT, module: RECORDER, modules: runtimeModules,
-        sources: Object.fromEntries(runtimeSources().map(
-          (name) => [`runtime/${name}`, sha256(readFileSync(path.join(RUNTIME, name)))])),
-      } };
+      // files the page serves unless their digest (the page's runtime config) is this
+      // one (web/static/js/boot/snapshot-runtime.js)
+      runtime: { folder: WORKER_ROOT, module: RECORDER, modules: runtimeModules, sources,
+        digest: filesDigest(sources) } };
     writeFileSync(path.join(out, "empty.zip"), EMPTY_ZIP);
     files.push("snapshot.bin", "empty.zip");
   }

@@ -54,7 +54,7 @@ async function boot() {
     path: `runtime/${rel}`, bytes: new Uint8Array(readFileSync(path.join(CONFIG.runtimeDir, rel))),
   }));
   write(booted.pyodide, runtime);
-  const recorder = await settleRecorder(booted.pyodide, booted.recorder, runtime, WORKER_ROOT);
+  const recorder = settleRecorder(booted.pyodide, booted.recorder, JOB.runtime, WORKER_ROOT);
   return { pyodide: booted.pyodide, path: booted.path, recorder };
 }
 

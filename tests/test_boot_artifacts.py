@@ -117,6 +117,9 @@ def test_the_snapshot_holds_the_current_recorder(manifest):
     assert recorder["module"] == "runtime.browser.worker"
     current = {f"runtime/{rel}": sha256(bundles.RUNTIME_DIR / rel) for rel in bundles.runtime_modules()}
     assert recorder["sources"] == current, REBUILD
+    # the digest the worker compares with the page's (web/bundles.py runtime_digest): the
+    # build makes it from the same files as the server, the same way
+    assert recorder["digest"] == bundles.runtime_digest()
     # every module the recorder imports (as CPython imports it here) is in the snapshot
     code = ("import json, sys, runtime.browser.worker; "
             "print(json.dumps(sorted(n for n in sys.modules if n.split('.')[0] == 'runtime')))")

@@ -6,11 +6,13 @@ falls back to the stock boot; the recorder the snapshot imported is kept only wh
 served sources are the ones it came from. Node is required (the test fails without it).
 """
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
 
 from loopstep.runtime.trace import values
+from loopstep.web import bundles
 
 ROOT = Path(__file__).parent.parent
 
@@ -18,8 +20,9 @@ ROOT = Path(__file__).parent.parent
 def test_boot_paths_in_node():
     node = shutil.which("node")
     assert node, "node (20+) is required to check the fast boot path"
+    env = {**os.environ, "LOOPSTEP_RUNTIME_DIGEST": bundles.runtime_digest()}
     result = subprocess.run([node, str(ROOT / "tests" / "node" / "boot_check.mjs")], cwd=ROOT,
-                            capture_output=True, text=True, timeout=600)
+                            capture_output=True, text=True, timeout=600, env=env)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     checks = {row["check"]: row for row in map(json.loads, result.stdout.splitlines())}
     assert checks["fast"]["path"] == "snapshot"

@@ -41,14 +41,18 @@ def test_pack_and_unpack_round_trip():
         bundles.unpack(b"PK\x03\x04" + data)
 
 
-def test_the_lesson_page_asks_for_two_bundles_of_the_current_sources(client):
-    urls = island(client, "/lessons/s06")["python"]["bundles"]
-    assert urls == ["/py/bundles/runtime.bin", "/py/bundles/lessons/s06.bin"]
-    runtime = bundles.unpack(client.get(urls[0]).content)
+def test_the_lesson_page_names_two_bundles_of_the_current_sources(client):
+    """The lesson's files, fetched on every boot; the recorder's, with the digest that tells
+    the worker whether the snapshot's recorder is the one served (then never fetched)."""
+    python = island(client, "/lessons/s06")["python"]
+    assert python["bundles"] == ["/py/bundles/lessons/s06.bin"]
+    assert python["runtime"]["bundle"] == "/py/bundles/runtime.bin"
+    runtime = bundles.unpack(client.get(python["runtime"]["bundle"]).content)
     assert runtime == bundles.runtime_files()
+    assert python["runtime"]["digest"] == assets.files_digest(runtime) == bundles.runtime_digest()
     assert runtime["runtime/recorder.py"] == (ROOT / "runtime" / "recorder.py").read_bytes()
     assert not [path for path in runtime if path.startswith("runtime/lessons/")]
-    lesson = bundles.unpack(client.get(urls[1]).content)
+    lesson = bundles.unpack(client.get(python["bundles"][0]).content)
     s06 = catalog.load_lessons()["s06"]
     assert lesson == {f"lessons/{rel}": Path(p).read_bytes() for rel, p in s06.files.items()}
     assert "lessons/s06/core/runtime.py" in lesson and "lessons/s01/core/loop.py" in lesson
@@ -69,7 +73,7 @@ def test_a_new_lesson_gets_its_bundle_in_the_app_and_the_export(tmp_path):
     folder = make_lesson(tmp_path / "lessons")
     lessons = catalog.load_lessons([folder])
     client = TestClient(server.create_app([folder]))
-    url = island(client, "/lessons/tiny")["python"]["bundles"][1]
+    url = island(client, "/lessons/tiny")["python"]["bundles"][0]
     served = bundles.unpack(client.get(url).content)
     assert served == bundles.lesson_files(lessons["tiny"])
     export_site(tmp_path / "site", lessons)

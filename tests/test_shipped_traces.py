@@ -15,7 +15,7 @@ import pytest
 
 from loopstep.runtime.catalog.lessons import BUNDLED_ROOTS, load_lessons
 from loopstep.runtime.recorder import DEFAULT_MAX_STEPS
-from loopstep.web import page_data, shipped_traces
+from loopstep.web import bundles, page_data, shipped_traces
 
 from build_script import build
 from pyodide_node import record_in_pyodide
@@ -40,7 +40,7 @@ def index() -> dict:
 
 
 def test_the_index_covers_every_block_and_preset_of_the_current_files(index):
-    assert index["runtime"] == shipped_traces.runtime_digest()
+    assert index["runtime"] == bundles.runtime_digest()
     assert index["maxSteps"] == DEFAULT_MAX_STEPS
     assert sorted(index["lessons"]) == sorted(LESSONS)
     for lesson in LESSONS.values():

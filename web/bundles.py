@@ -72,6 +72,15 @@ def runtime_files(runtime_dir: Path | None = None) -> dict[str, bytes]:
     return {f"runtime/{rel}": (root / rel).read_bytes() for rel in runtime_modules(root)}
 
 
+def runtime_digest(runtime_dir: Path | None = None) -> str:
+    """One digest of the recorder's sources (assets.files_digest of runtime_files): the
+    page's runtime config carries it, and boot.json's `snapshot.runtime.digest` is the same
+    digest of the sources the snapshot imported (scripts/build_boot.mjs), so the worker
+    keeps the snapshot's recorder by comparing two texts, without fetching the sources."""
+    from .assets import files_digest
+    return files_digest(runtime_files(runtime_dir))
+
+
 def lesson_files(lesson) -> dict[str, bytes]:
     return {f"lessons/{rel}": Path(path).read_bytes() for rel, path in sorted(lesson.files.items())}
 

@@ -148,8 +148,7 @@ def runtime_config(lesson, lang: str, root: str, limits: dict | None = None) -> 
     (default: the recorder's DEFAULT_MAX_STEPS). `traces`: the lesson's shipped
     traces ({url, version, runs}, web/shipped_traces.py), or null: the page records live."""
     runtime = {"maxSteps": DEFAULT_MAX_STEPS, **(limits or {})}
-    python_bundles = [f"{root}{bundles.FOLDER}/{name}"
-                      for name in (bundles.RUNTIME, bundles.lesson_name(lesson.id))]
+    folder = f"{root}{bundles.FOLDER}/"
     return {
         "lang": lang,
         "pyodide": {"indexURL": f"{root}vendor/pyodide-{assets.PYODIDE_VERSION}/",
@@ -157,12 +156,24 @@ def runtime_config(lesson, lang: str, root: str, limits: dict | None = None) -> 
                     "bootVersion": assets.BOOT_VERSION,
                     "sizes": assets.boot_sizes()},
         "worker": f"{root}static/js/worker.js",
-        "python": {"bundles": python_bundles, "roots": [f"{assets.WORKER_ROOT}/lessons"],
+        # the lesson's files; the recorder's (its sources, precompiled) only when the
+        # snapshot's recorder is not these sources (`digest`), or a module it never
+        # imported is needed (web/static/js/worker.js)
+        "python": {"bundles": [folder + bundles.lesson_name(lesson.id)],
+                   "roots": [f"{assets.WORKER_ROOT}/lessons"],
                    "sysPath": assets.WORKER_ROOT,
-                   "compiled": f"{root}static/pyc/{assets.RUNTIME_PYC.name}"},
+                   "runtime": {"bundle": folder + bundles.RUNTIME,
+                               "compiled": f"{root}static/pyc/{assets.RUNTIME_PYC.name}",
+                               "digest": runtime_digest()}},
         "runtime": runtime,
         "traces": shipped().for_lesson(lesson, root, runtime["maxSteps"]),
     }
+
+
+@lru_cache(maxsize=1)
+def runtime_digest() -> str:
+    """The served recorder's sources, read once like the boot set."""
+    return bundles.runtime_digest()
 
 
 @lru_cache(maxsize=1)

@@ -26,10 +26,6 @@ DIR = assets.BOOT_DIR / FOLDER
 INDEX = DIR / "index.json"
 
 
-def runtime_digest() -> str:
-    return assets.files_digest(bundles.runtime_files())
-
-
 def lesson_digest(lesson) -> str:
     return assets.files_digest(bundles.lesson_files(lesson))
 
@@ -52,7 +48,7 @@ class Shipped:
 
     def __init__(self, path: Path = INDEX):
         self.index = read_index(path)
-        self.runtime = runtime_digest() if self.index else None
+        self.runtime = bundles.runtime_digest() if self.index else None
         self.digests: dict[int, tuple[object, str]] = {}  # id(lesson) → (lesson, digest)
 
     def _lesson_digest(self, lesson) -> str:

@@ -37,9 +37,7 @@ for (const { path, bytes } of unbundle(compiled)) {
 }
 performance.mark("loopstep:worker:files-written");
 // the snapshot's recorder only if it is the one served, as the page's worker decides
-const encoder = new TextEncoder();
-const served = config.files.map((f, i) => ({ path: f.path.slice("/loopstep/".length), bytes: encoder.encode(texts[i]) }));
-await settleRecorder(pyodide, snapshotRecorder, served, "/loopstep");
+settleRecorder(pyodide, snapshotRecorder, config.runtimeDigest, "/loopstep");
 const helpers = pyodide.runPython(`
 import gc, io, json, sys, time
 sys.path.insert(0, "/loopstep")

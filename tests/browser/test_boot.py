@@ -74,12 +74,43 @@ def test_a_broken_fast_boot_set_falls_back_to_the_stock_boot(page, server_url):
 RUNTIME = bundles.runtime_modules()
 
 
-def test_the_recorder_is_imported_precompiled(page, server_url):
-    """Every module of the recorder comes precompiled (web/static/pyc), none is compiled."""
-    page.goto(f"{server_url}/lessons/s06")
+def serving_other_recorder(page, files: dict[str, bytes] | None = None):
+    """The s06 page says it serves other recorder sources than those the snapshot imported:
+    its runtime config carries the digest of `files` (default: a digest of no files, the
+    bundle it serves unchanged), so that the worker fetches the recorder's files and
+    imports it from them."""
+    digest = assets.files_digest(files) if files else "0" * 64
+
+    def document(route):
+        response = route.fetch()
+        route.fulfill(response=response,
+                      body=response.text().replace(bundles.runtime_digest(), digest))
+    page.route("**/lessons/s06?*", document)
+
+
+def test_the_snapshot_recorder_is_kept_without_fetching_its_files(page, server_url):
+    """The page serves the recorder the snapshot imported (the same digest): the worker
+    neither fetches its sources nor its precompiled modules."""
+    fetched = []
+    page.on("request", lambda r: fetched.append(r.url))
+    page.goto(f"{server_url}{LIVE}")
     runtime = ready(page)
+    expect(runtime).to_have_attribute("data-recorder", "snapshot")
+    expect(runtime).to_have_attribute("data-compiled", "0")
+    runs_child_tools(page)
+    assert not [u for u in fetched if u.endswith(f"/{bundles.RUNTIME}") or "/static/pyc/" in u]
+
+
+def test_the_recorder_is_imported_precompiled(page, server_url):
+    """Imported from the page's files, every module of the recorder comes precompiled
+    (web/static/pyc), none is compiled."""
+    serving_other_recorder(page)
+    page.goto(f"{server_url}{LIVE}")
+    runtime = ready(page)
+    expect(runtime).to_have_attribute("data-recorder", "files")
     expect(runtime).to_have_attribute("data-compiled", str(len(RUNTIME)))
     expect(runtime).to_have_attribute("data-stale", "")
+    runs_child_tools(page)
 
 
 def test_the_recorder_comes_with_the_snapshot(page, server_url):
@@ -102,6 +133,7 @@ def test_a_module_changed_since_it_was_precompiled_runs_from_its_source(page, se
     def edited(route):
         route.fulfill(status=200, body=bundles.pack(files), content_type="application/octet-stream")
     page.route(f"**/py/bundles/{bundles.RUNTIME}", edited)
+    serving_other_recorder(page, files)
     page.goto(f"{server_url}{LIVE}")
     runtime = ready(page)
     expect(runtime).to_have_attribute("data-stale", f"/loopstep/runtime/{changed}")
@@ -114,7 +146,9 @@ def test_a_module_changed_since_it_was_precompiled_runs_from_its_source(page, se
 def test_without_the_precompiled_recorder_the_sources_are_compiled(page, server_url, body):
     page.route("**/static/pyc/**", lambda route: route.fulfill(
         status=404 if not body else 200, body=body, content_type="application/octet-stream"))
+    serving_other_recorder(page)
     page.goto(f"{server_url}{LIVE}")
     runtime = ready(page)
+    expect(runtime).to_have_attribute("data-recorder", "files")
     expect(runtime).to_have_attribute("data-compiled", "0")
     runs_child_tools(page)

@@ -1,7 +1,8 @@
 """A first visit (empty cache, no storage): on a page that records in its worker
 (`?trace=live`), the page's head script starts the runtime's two
 big downloads before the worker runs and hands them over as they arrive; the worker
-fetches the page's Python sources as two bundles, and nothing twice. A later visit boots
+fetches the lesson's Python files as a bundle (the recorder's came with the snapshot), and
+nothing twice. A later visit boots
 from the snapshot too, read from the HTTP cache by the worker alone; so does a page with
 shipped traces, whose worker starts once the page is interactive."""
 from __future__ import annotations
@@ -74,8 +75,10 @@ def test_the_page_downloads_the_snapshot_and_the_worker_boots_from_it(
                     if urlsplit(u).path.startswith(BOOT_SET)
                     and not urlsplit(u).path.startswith(BOOT_SET + "traces/")]
         assert len(versions) >= 2 and all(v == [assets.BOOT_VERSION] for v in versions)
-        sources = [p for p in requested if p.startswith("/py/")]
-        assert sorted(sources) == ["/py/bundles/lessons/s06.bin", "/py/bundles/runtime.bin"]
+        # the lesson's files; the recorder came with the snapshot: its files are not fetched
+        sources = [p for p in requested if p.startswith(("/py/", "/static/pyc/"))]
+        assert sources == ["/py/bundles/lessons/s06.bin"]
+        expect(runtime).to_have_attribute("data-recorder", "snapshot")
         tools = block(page, "child_tools")
         tools.locator('button[data-action="run"]').click()
         expect(tools.locator('[data-role="output"]')).to_have_text("完成： 只读工具已选出\n")

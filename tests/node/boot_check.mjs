@@ -8,8 +8,8 @@
 // 3. a boot set built for another wasm falls back to the stock boot;
 // 4. a module the trimmed zip lacks still imports (the stock zip is loaded on demand);
 // 5. on the snapshot path the trimmed zip is loaded on the first import that needs it;
-// 6. the snapshot's recorder is kept when the served sources are the ones it was imported
-//    from, and forgotten (then imported from the files) when one of them differs.
+// 6. the snapshot's recorder is kept when the served sources' digest is that of the ones it
+//    was imported from, and forgotten (then imported from the files) when it is another.
 // Prints one JSON line per check; exits non-zero on the first failure.
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
@@ -124,7 +124,12 @@ function recorderFiles(edit = {}) {
   });
 }
 
-async function checkRecorder(name, edit, expected) {
+// The digest of the served sources, as the page's runtime config carries it (web/bundles.py
+// runtime_digest; tests/test_boot_node.py passes it): one of other sources is another text.
+const SERVED_DIGEST = process.env.LOOPSTEP_RUNTIME_DIGEST;
+assert.ok(SERVED_DIGEST, "LOOPSTEP_RUNTIME_DIGEST: the served recorder's digest is required");
+
+async function checkRecorder(name, edit, digest, expected) {
   const { pyodide, path: took, recorder } = await bootPyodide(module, options(plain));
   assert.equal(took, "snapshot", `${name}: booted via ${took}`);
   assert.ok(recorder, `${name}: boot.json names no recorder in the snapshot`);
@@ -135,7 +140,7 @@ async function checkRecorder(name, edit, expected) {
     pyodide.FS.mkdirTree(`/loopstep/${where}`.slice(0, `/loopstep/${where}`.lastIndexOf("/")));
     pyodide.FS.writeFile(`/loopstep/${where}`, bytes);
   }
-  const from = await settleRecorder(pyodide, recorder, served, "/loopstep");
+  const from = settleRecorder(pyodide, recorder, digest, "/loopstep");
   assert.equal(from, expected, `${name}: the recorder came from ${from}`);
   assert.equal(imported(), expected === "snapshot", `${name}: runtime.recorder kept or dropped`);
   const trace = record(pyodide, { runtime: false });
@@ -143,12 +148,12 @@ async function checkRecorder(name, edit, expected) {
   const items = pyodide.runPython("from runtime.trace import values; values.MAX_ITEMS");
   console.log(JSON.stringify({ check: name, path: took, recorder: from, maxItems: items }));
   // the snapshot was imported from another folder: not the recorder the worker would use
-  assert.equal(await settleRecorder(pyodide, { ...recorder, folder: "/elsewhere" }, served,
+  assert.equal(settleRecorder(pyodide, { ...recorder, folder: "/elsewhere" }, digest,
     "/loopstep"), "files", `${name}: a recorder from another folder was kept`);
 }
 
-await checkRecorder("snapshot recorder", {}, "snapshot");
+await checkRecorder("snapshot recorder", {}, SERVED_DIGEST, "snapshot");
 await checkRecorder("changed recorder", {
   "runtime/trace/values.py": (bytes) => new Uint8Array([...bytes, ...new TextEncoder().encode(
     "\nMAX_ITEMS = 7  # changed after the snapshot was built\n")]),
-}, "files");
+}, "0".repeat(64), "files");

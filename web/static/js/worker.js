@@ -13,7 +13,8 @@
 //   `ready` {python, path, marks, compiled, stale, recorder: "snapshot"|"files"}
 // (`compiled`: how many precompiled modules were written, `stale`: those whose source
 // differs, so that Python compiled the source; `recorder`: whether the recorder's modules
-// are the ones the snapshot imported or were imported from the page's files),
+// are the ones the snapshot imported — its files are then not fetched, `compiled` is 0 —
+// or were imported from the page's files),
 // `trace` {id, json} (the packed trace),
 // `failed` {id?, message, boot?, fatal?}. `fatal`: Pyodide itself broke (e.g. the
 // browser's stack overflowed under C recursion) and this worker can record no more.
@@ -37,6 +38,7 @@ let pyodide = null;
 let bootPath = null; // "snapshot" | "trimmed" | "stock": which way Pyodide came up
 let entry = null; // runtime/browser/worker.py, once the recorder's files are written
 let roots = [];
+let recorderAt = null; // {runtime: the page's config of the recorder's files, sysPath}
 
 // The recursion limit a recording runs under: runtime/browser/worker.py RECURSION_LIMIT.
 
@@ -156,53 +158,68 @@ function watchWebAssembly() {
   }
 }
 
-/** Fetch the recorder's and the lesson's Python files (two bundles, web/bundles.py) and
- * the recorder's precompiled modules (started while Pyodide boots, once its own downloads
- * are under way, and at a low priority, so that they do not delay the runtime's files). */
-function fetchFiles(bundleURLs, compiledURL) {
-  const sources = Promise.all(bundleURLs.map(async (url) => {
+/** Fetch Python files in bundles (web/bundles.py), at a low priority, so that they do not
+ * delay the runtime's own downloads: resolves to their ArrayBuffers. */
+function fetchBundles(urls) {
+  const fetched = Promise.all(urls.map(async (url) => {
     const response = await fetch(url, { priority: "low" });
     if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
     return response.arrayBuffer();
   }));
-  sources.catch(() => {}); // awaited after the boot; a failure is reported there
-  // without the precompiled modules Python compiles the sources: slower, not wrong
-  const compiled = compiledURL
-    ? fetch(compiledURL, { priority: "low" }).then((r) => (r.ok ? r.arrayBuffer() : null))
-      .catch(() => null)
-    : Promise.resolve(null);
-  return { sources, compiled };
+  fetched.catch(() => {}); // awaited after the boot; a failure is reported there
+  return fetched;
 }
 
-/** Write the Python files under `sysPath`, and the precompiled modules beside their
- * sources: Python uses one only if it was compiled from the source it finds (checked
- * hash-based .pyc). Returns {sources: [{path, bytes}], compiled: the precompiled modules'
- * paths}. */
-async function writeFiles(fetched, sysPath) {
+/** The recorder's precompiled modules (null when they do not arrive: Python then compiles
+ * the sources, slower, not wrong). */
+function fetchCompiled(url) {
+  if (!url) return Promise.resolve(null);
+  return fetch(url, { priority: "low" }).then((r) => (r.ok ? r.arrayBuffer() : null))
+    .catch(() => null);
+}
+
+/** Write the files of bundles (ArrayBuffers) under `sysPath`: [{path, bytes}]. */
+async function writeBundles(buffers, sysPath, { required = true } = {}) {
   const { unbundle } = await pycModule();
-  const write = (files) => files.map(({ path, bytes }) => {
-    const target = `${sysPath}/${path}`;
-    pyodide.FS.mkdirTree(target.slice(0, target.lastIndexOf("/")));
-    pyodide.FS.writeFile(target, bytes);
-    return target;
-  });
-  const sources = [];
-  for (const buffer of await fetched.sources) {
-    const files = unbundle(buffer);
-    if (!files.length) throw new Error("the page's Python files did not arrive as a bundle");
-    write(files);
-    sources.push(...files);
+  const written = [];
+  for (const buffer of buffers) {
+    let files = [];
+    try {
+      files = buffer ? unbundle(buffer) : [];
+    } catch {
+      // not a bundle after all (precompiled modules only: the sources are compiled)
+    }
+    if (!files.length && required) throw new Error("the page's Python files did not arrive as a bundle");
+    for (const { path, bytes } of files) {
+      const target = `${sysPath}/${path}`;
+      pyodide.FS.mkdirTree(target.slice(0, target.lastIndexOf("/")));
+      pyodide.FS.writeFile(target, bytes);
+    }
+    written.push(...files);
   }
-  const buffer = await fetched.compiled;
-  let bundled = [];
-  try {
-    bundled = buffer ? unbundle(buffer) : [];
-  } catch {
-    // not a bundle after all: the sources are compiled
-  }
-  return { sources, compiled: write(bundled) };
+  return written;
 }
 
+/** The recorder's files, fetched and written once when the worker needs them: its sources
+ * and, beside them, its precompiled modules (Python uses one only if it was compiled from
+ * the source it finds: checked hash-based .pyc). Not needed while the snapshot's recorder
+ * is the served one, until a module it never imported is (a live run's, runtime/live).
+ * Resolves to the precompiled modules' paths. */
+let recorderFiles = null;
+function writeRecorderFiles(runtime, sysPath) {
+  recorderFiles ??= (async () => {
+    const compiled = fetchCompiled(runtime?.compiled);
+    await writeBundles(await fetchBundles([runtime.bundle]), sysPath);
+    const precompiled = await writeBundles([await compiled], sysPath, { required: false });
+    // the import system looks at the folder again (it may have seen it without them)
+    const cache = pyodide.pyimport("sys").path_importer_cache;
+    for (const key of [...cache.keys()]) {
+      if (key === sysPath || key.startsWith(`${sysPath}/`)) cache.pop(key);
+    }
+    return precompiled.map(({ path }) => `${sysPath}/${path}`);
+  })();
+  return recorderFiles;
+}
 
 /** The recorder's entry for the worker (runtime/browser/worker.py), imported from the
  * files written under `sysPath`, which goes first on sys.path. */
@@ -225,7 +242,8 @@ function bootConfig({ base, config }) {
     bundles: (python.bundles ?? []).map(url),
     roots: python.roots ?? [],
     sysPath: python.sysPath,
-    compiled: url(python.compiled),
+    runtime: python.runtime && { bundle: url(python.runtime.bundle),
+      compiled: url(python.runtime.compiled), digest: python.runtime.digest },
   };
 }
 
@@ -244,9 +262,9 @@ async function boot(request) {
       post({ type: "progress", loaded: Math.min(loaded, total), total });
     }
   };
-  let fetched = null;
+  let fetched = null; // the lesson's files
   const fetchFilesOnce = () => {
-    fetched ??= fetchFiles(message.bundles, message.compiled);
+    fetched ??= fetchBundles(message.bundles);
   };
   const counted = new Set(); // a file read twice (the wasm: boot.js, then Pyodide) counts once
   const count = (n) => {
@@ -291,11 +309,14 @@ async function boot(request) {
   report(true);
   fetchFilesOnce();
   const sysPath = message.sysPath ?? "/loopstep";
-  const { sources, compiled } = await writeFiles(fetched, sysPath);
-  mark("files-written");
-  // the recorder imported into the snapshot, if it is the one the page serves
+  recorderAt = { runtime: message.runtime, sysPath };
+  // the recorder imported into the snapshot, if it is the one the page serves: else its
+  // files are written now, and it is imported from them
   const { settleRecorder } = await recorderImport;
-  const recorder = await settleRecorder(pyodide, booted.recorder, sources, sysPath);
+  const recorder = settleRecorder(pyodide, booted.recorder, message.runtime?.digest, sysPath);
+  const compiled = recorder === "files" ? await writeRecorderFiles(message.runtime, sysPath) : [];
+  await writeBundles(await fetched, sysPath);
+  mark("files-written");
   roots = message.roots ?? [];
   entry = importEntry(pyodide, sysPath);
   const python = entry.python_version();
@@ -336,6 +357,7 @@ function record(message) {
  * call's recording entry is posted as `live-call` {id, calls, depth, seconds, call}. */
 async function recordLive(message) {
   const { send } = await import("./live/live-call.js");
+  await writeRecorderFiles(recorderAt.runtime, recorderAt.sysPath); // runtime/live is not in the snapshot
   const pyRoots = pyodide.toPy(roots);
   const report = (json) => post({ type: "live-call", id: message.id, ...JSON.parse(json) });
   try {

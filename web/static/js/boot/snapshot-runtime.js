@@ -1,30 +1,25 @@
 // The recorder in the memory snapshot. scripts/build_boot.mjs imports runtime/ before it
-// takes the snapshot, and boot.json's `snapshot.runtime` lists the sources it imported
-// ({folder, module, modules, sources: {path: sha256}}). After a restore the worker keeps
-// those modules only if the page serves exactly those sources under that folder; else it
-// forgets them, and the recorder is imported from the files the page serves.
-
-import { sha256 } from "./boot.js";
+// takes the snapshot, and boot.json's `snapshot.runtime` names what it imported
+// ({folder, module, modules, sources: {path: sha256}, digest}). After a restore the worker
+// keeps those modules only if the page serves exactly those sources under that folder:
+// the page's runtime config carries the digest of the sources it serves (web/bundles.py
+// runtime_digest), the same digest of the same files. Else it forgets them, and the
+// recorder is imported from the files the page serves.
 
 const packageOf = (recorded) => recorded.module.split(".")[0];
 
-/** Whether `files` ([{path, bytes}], written under `folder`) hold the recorder's sources
- * exactly as `recorded` lists them: the same files, byte for byte. */
-export async function sameSources(recorded, files, folder) {
-  if (!recorded?.sources || recorded.folder !== folder) return false;
-  const prefix = `${packageOf(recorded)}/`;
-  // the package's modules, its sub-packages' too (web/bundles.py runtime_modules)
-  const served = files.filter(({ path }) => path.startsWith(prefix) && path.endsWith(".py"));
-  if (served.length !== Object.keys(recorded.sources).length) return false;
-  const digests = await Promise.all(served.map(({ bytes }) => sha256(bytes)));
-  return served.every(({ path }, i) => recorded.sources[path] === digests[i]);
+/** Whether the snapshot's recorder (`recorded`, boot.json) is the one the page serves:
+ * the sources of `digest`, written under `folder`. */
+export function keeps(recorded, digest, folder) {
+  return Boolean(recorded?.digest) && recorded.digest === digest && recorded.folder === folder;
 }
 
 /** Keep the snapshot's recorder when it is the served one, else forget its modules.
- * Returns where the recorder comes from: "snapshot", or "files" (imported next). */
-export async function settleRecorder(pyodide, recorded, files, folder) {
+ * Returns where the recorder comes from: "snapshot", or "files" (imported next, from the
+ * files the worker writes). */
+export function settleRecorder(pyodide, recorded, digest, folder) {
   if (!recorded) return "files";
-  if (await sameSources(recorded, files, folder)) return "snapshot";
+  if (keeps(recorded, digest, folder)) return "snapshot";
   const modules = pyodide.pyimport("sys").modules;
   const ours = [...modules.keys()].filter((name) => name.split(".")[0] === packageOf(recorded));
   for (const name of ours) modules.pop(name);
