@@ -158,48 +158,6 @@ function watchWebAssembly() {
   }
 }
 
-/** Fetch Python files in bundles (web/bundles.py), at a low priority, so that they do not
- * delay the runtime's own downloads: resolves to their ArrayBuffers. */
-function fetchBundles(urls) {
-  const fetched = Promise.all(urls.map(async (url) => {
-    const response = await fetch(url, { priority: "low" });
-    if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-    return response.arrayBuffer();
-  }));
-  fetched.catch(() => {}); // awaited after the boot; a failure is reported there
-  return fetched;
-}
-
-/** The recorder's precompiled modules (null when they do not arrive: Python then compiles
- * the sources, slower, not wrong). */
-function fetchCompiled(url) {
-  if (!url) return Promise.resolve(null);
-  return fetch(url, { priority: "low" }).then((r) => (r.ok ? r.arrayBuffer() : null))
-    .catch(() => null);
-}
-
-/** Write the files of bundles (ArrayBuffers) under `sysPath`: [{path, bytes}]. */
-async function writeBundles(buffers, sysPath, { required = true } = {}) {
-  const { unbundle } = await pycModule();
-  const written = [];
-  for (const buffer of buffers) {
-    let files = [];
-    try {
-      files = buffer ? unbundle(buffer) : [];
-    } catch {
-      // not a bundle after all (precompiled modules only: the sources are compiled)
-    }
-    if (!files.length && required) throw new Error("the page's Python files did not arrive as a bundle");
-    for (const { path, bytes } of files) {
-      const target = `${sysPath}/${path}`;
-      pyodide.FS.mkdirTree(target.slice(0, target.lastIndexOf("/")));
-      pyodide.FS.writeFile(target, bytes);
-    }
-    written.push(...files);
-  }
-  return written;
-}
-
 /** The recorder's files, fetched and written once when the worker needs them: its sources
  * and, beside them, its precompiled modules (Python uses one only if it was compiled from
  * the source it finds: checked hash-based .pyc). Not needed while the snapshot's recorder
@@ -208,9 +166,10 @@ async function writeBundles(buffers, sysPath, { required = true } = {}) {
 let recorderFiles = null;
 function writeRecorderFiles(runtime, sysPath) {
   recorderFiles ??= (async () => {
+    const { fetchBundles, fetchCompiled, writeBundles } = await pycModule();
     const compiled = fetchCompiled(runtime?.compiled);
-    await writeBundles(await fetchBundles([runtime.bundle]), sysPath);
-    const precompiled = await writeBundles([await compiled], sysPath, { required: false });
+    await writeBundles(pyodide, await fetchBundles([runtime.bundle]), sysPath);
+    const precompiled = await writeBundles(pyodide, [await compiled], sysPath, { required: false });
     // the import system looks at the folder again (it may have seen it without them)
     const cache = pyodide.pyimport("sys").path_importer_cache;
     for (const key of [...cache.keys()]) {
@@ -264,7 +223,8 @@ async function boot(request) {
   };
   let fetched = null; // the lesson's files
   const fetchFilesOnce = () => {
-    fetched ??= fetchBundles(message.bundles);
+    fetched ??= pycModule().then(({ fetchBundles }) => fetchBundles(message.bundles));
+    fetched.catch(() => {}); // awaited after the boot; a failure is reported there
   };
   const counted = new Set(); // a file read twice (the wasm: boot.js, then Pyodide) counts once
   const count = (n) => {
@@ -315,7 +275,8 @@ async function boot(request) {
   const { settleRecorder } = await recorderImport;
   const recorder = settleRecorder(pyodide, booted.recorder, message.runtime?.digest, sysPath);
   const compiled = recorder === "files" ? await writeRecorderFiles(message.runtime, sysPath) : [];
-  await writeBundles(await fetched, sysPath);
+  const { writeBundles } = await pycModule();
+  await writeBundles(pyodide, await fetched, sysPath);
   mark("files-written");
   roots = message.roots ?? [];
   entry = importEntry(pyodide, sysPath);
