@@ -91,8 +91,10 @@ document.addEventListener("DOMContentLoaded", () => {
 
 
 def lesson_boot_once(context, base: str, timeout_ms: int = 180_000) -> dict:
-    """The lesson page from navigation to 'runtime ready'; bytes of every request,
-    the worker's included, from the network layer (encoded sizes)."""
+    """The lesson page from navigation to 'runtime ready'; bytes of every request asked
+    for until then, the worker's included, from the network layer (encoded sizes): not
+    what the worker asks for once ready (the trimmed zip it fetches for later, boot.js
+    warmUp), which would be counted only when it happened to end before the query."""
     page = context.new_page()
     finished: list = []   # sizes asked for after ready: a query per request while the
     page.on("requestfinished", lambda r: finished.append(r))  # page boots costs its CPU
@@ -105,7 +107,13 @@ def lesson_boot_once(context, base: str, timeout_ms: int = 180_000) -> dict:
                 raise TimeoutError(f"{page.url}: not ready after {timeout_ms} ms")
             time.sleep(0.02)
         state = page.evaluate("window.__loopstep_ready")
-        entries = [{"name": r.url, "transferSize": _encoded_size(r)} for r in list(finished)]
+        # the worker's last mark before it posts "ready" (copied onto the page's timeline),
+        # as ms since the epoch: what it asks for after that is for later
+        ready_at = page.evaluate("""() => performance.timeOrigin + Math.min(
+            ...performance.getEntriesByName("loopstep:worker:recorder-imported").map((m) => m.startTime),
+            performance.now())""")
+        entries = [{"name": r.url, "transferSize": _encoded_size(r)} for r in list(finished)
+                   if r.timing["startTime"] <= ready_at]
         return {"ms": state["ms"], "path": state["path"], "fallbacks": [],
                 "bytes": _runtime_bytes(entries)}
     finally:

@@ -36,7 +36,7 @@ def page_file(path: Path) -> bytes:
 
 def bench_config(app) -> dict:
     lesson = app.state.lessons[LESSON]
-    files = [{"url": f"/py/runtime/{rel}", "path": f"/loopstep/runtime/{rel}"}
+    files = [{"url": f"/py/runtime/{rel}", "path": f"/loopstep/runtime/{rel}", "runtime": True}
              for rel in bundles.runtime_modules()]
     files += [{"url": f"/py/lessons/{rel}", "path": f"/loopstep/lessons/{rel}"}
               for rel in sorted(lesson.files)]

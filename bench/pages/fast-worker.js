@@ -21,23 +21,25 @@ const { pyodide, path, fallbacks, warmUp, recorder: snapshotRecorder } = await b
   indexURL, bootURL, early, ...(snapshot === undefined ? {} : { snapshot }), packages: [], stdout: () => {}, stderr: () => {},
 });
 performance.mark("loopstep:worker:pyodide-booted");
+// the snapshot's recorder only if it is the one served, as the page's worker decides: then
+// the recorder's files (its sources, precompiled) are not fetched
+const recorder = settleRecorder(pyodide, snapshotRecorder, config.runtimeDigest, "/loopstep");
+const wanted = config.files.filter((f) => recorder === "files" || !f.runtime);
 const [texts, compiled] = await Promise.all([
-  Promise.all(config.files.map(async (f) => (await fetch(f.url)).text())),
-  fetch(config.compiled).then((r) => r.arrayBuffer()),
+  Promise.all(wanted.map(async (f) => (await fetch(f.url)).text())),
+  recorder === "files" ? fetch(config.compiled).then((r) => r.arrayBuffer()) : null,
 ]);
-config.files.forEach((f, i) => {
+wanted.forEach((f, i) => {
   pyodide.FS.mkdirTree(f.path.slice(0, f.path.lastIndexOf("/")));
   pyodide.FS.writeFile(f.path, texts[i], { encoding: "utf8" });
 });
 // the recorder's precompiled modules, as the page's worker writes them
-for (const { path, bytes } of unbundle(compiled)) {
+for (const { path, bytes } of compiled ? unbundle(compiled) : []) {
   const target = `/loopstep/${path}`;
   pyodide.FS.mkdirTree(target.slice(0, target.lastIndexOf("/")));
   pyodide.FS.writeFile(target, bytes);
 }
 performance.mark("loopstep:worker:files-written");
-// the snapshot's recorder only if it is the one served, as the page's worker decides
-settleRecorder(pyodide, snapshotRecorder, config.runtimeDigest, "/loopstep");
 const helpers = pyodide.runPython(`
 import gc, io, json, sys, time
 sys.path.insert(0, "/loopstep")
@@ -80,7 +82,8 @@ const python = pyodide.runPython("import sys; sys.version.split()[0]");
 performance.mark("loopstep:worker:recorder-imported");
 const marks = performance.getEntriesByType("mark").filter((m) => m.name.startsWith("loopstep:"))
   .map((m) => ({ name: m.name, at: performance.timeOrigin + m.startTime }));
-self.postMessage({ type: "ready", path, fallbacks, python, at: performance.now(), marks });
+const readyAt = performance.now();
+self.postMessage({ type: "ready", path, fallbacks, python, at: readyAt, marks });
 warmUp();
 
 self.onmessage = ({ data }) => {
@@ -96,7 +99,9 @@ self.onmessage = ({ data }) => {
       self.postMessage({ id: data.id, seconds: untraced(config.lesson, config.block,
         config.scenario, roots) });
     } else if (data.type === "resources") {
-      self.postMessage({ id: data.id, entries: performance.getEntriesByType("resource").map(
+      // what was asked for until ready: not the trimmed zip warmUp() fetches for later
+      self.postMessage({ id: data.id, entries: performance.getEntriesByType("resource")
+        .filter((e) => e.startTime <= readyAt).map(
         (e) => ({ name: e.name, transferSize: e.transferSize,
           encodedBodySize: e.encodedBodySize, decodedBodySize: e.decodedBodySize })) });
     }
