@@ -177,6 +177,7 @@ function writeRecorderFiles(runtime, sysPath) {
     }
     return precompiled.map(({ path }) => `${sysPath}/${path}`);
   })();
+  recorderFiles.catch(() => { recorderFiles = null; }); // a later need tries again
   return recorderFiles;
 }
 
