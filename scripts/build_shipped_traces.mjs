@@ -50,11 +50,13 @@ async function boot() {
     loadStockSync: () => readFileSync(INDEX + "python_stdlib.zip"),
     loaderFor: (url) => () => readFileSync(url),
   });
-  const runtime = CONFIG.runtimeModules.map((rel) => ({
-    path: `runtime/${rel}`, bytes: new Uint8Array(readFileSync(path.join(CONFIG.runtimeDir, rel))),
-  }));
-  write(booted.pyodide, runtime);
+  // the recorder's files only when the snapshot's is not these sources, as the worker does
   const recorder = settleRecorder(booted.pyodide, booted.recorder, JOB.runtime, WORKER_ROOT);
+  if (recorder === "files") {
+    write(booted.pyodide, CONFIG.runtimeModules.map((rel) => ({
+      path: `runtime/${rel}`, bytes: new Uint8Array(readFileSync(path.join(CONFIG.runtimeDir, rel))),
+    })));
+  }
   return { pyodide: booted.pyodide, path: booted.path, recorder };
 }
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from functools import lru_cache
 from pathlib import Path
 
 MAGIC = b"LSPYC1\n"
@@ -72,11 +73,13 @@ def runtime_files(runtime_dir: Path | None = None) -> dict[str, bytes]:
     return {f"runtime/{rel}": (root / rel).read_bytes() for rel in runtime_modules(root)}
 
 
+@lru_cache(maxsize=None)
 def runtime_digest(runtime_dir: Path | None = None) -> str:
-    """One digest of the recorder's sources (assets.files_digest of runtime_files): the
-    page's runtime config carries it, and boot.json's `snapshot.runtime.digest` is the same
-    digest of the sources the snapshot imported (scripts/build_boot.mjs), so the worker
-    keeps the snapshot's recorder by comparing two texts, without fetching the sources."""
+    """One digest of the recorder's sources (assets.files_digest of runtime_files), read once
+    like the files the app serves: the page's runtime config and the shipped traces' index
+    carry it, and boot.json's `snapshot.runtime.digest` is the same digest of the sources
+    the snapshot imported (scripts/build_boot.mjs), so the worker keeps the snapshot's
+    recorder by comparing two texts, without fetching the sources."""
     from .assets import files_digest
     return files_digest(runtime_files(runtime_dir))
 

@@ -164,16 +164,10 @@ def runtime_config(lesson, lang: str, root: str, limits: dict | None = None) -> 
                    "sysPath": assets.WORKER_ROOT,
                    "runtime": {"bundle": folder + bundles.RUNTIME,
                                "compiled": f"{root}static/pyc/{assets.RUNTIME_PYC.name}",
-                               "digest": runtime_digest()}},
+                               "digest": bundles.runtime_digest()}},
         "runtime": runtime,
         "traces": shipped().for_lesson(lesson, root, runtime["maxSteps"]),
     }
-
-
-@lru_cache(maxsize=1)
-def runtime_digest() -> str:
-    """The served recorder's sources, read once like the boot set."""
-    return bundles.runtime_digest()
 
 
 @lru_cache(maxsize=1)

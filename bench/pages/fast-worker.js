@@ -3,7 +3,7 @@
 // imported. Also answers "record" (a long trace, timed) and "untraced" (the same code
 // without the recorder) for bench/run.py.
 import { bootPyodide } from "/static/js/boot/boot.js";
-import { unbundle } from "/static/js/boot/pyc-bundle.js";
+import { writeBundles } from "/static/js/boot/pyc-bundle.js";
 import { settleRecorder } from "/static/js/boot/snapshot-runtime.js";
 
 performance.mark("loopstep:worker:evaluated");
@@ -34,11 +34,7 @@ wanted.forEach((f, i) => {
   pyodide.FS.writeFile(f.path, texts[i], { encoding: "utf8" });
 });
 // the recorder's precompiled modules, as the page's worker writes them
-for (const { path, bytes } of compiled ? unbundle(compiled) : []) {
-  const target = `/loopstep/${path}`;
-  pyodide.FS.mkdirTree(target.slice(0, target.lastIndexOf("/")));
-  pyodide.FS.writeFile(target, bytes);
-}
+writeBundles(pyodide, [compiled], "/loopstep", { required: false });
 performance.mark("loopstep:worker:files-written");
 const helpers = pyodide.runPython(`
 import gc, io, json, sys, time

@@ -167,7 +167,7 @@ let recorderFiles = null;
 function writeRecorderFiles(runtime, sysPath) {
   recorderFiles ??= (async () => {
     const { fetchBundles, fetchCompiled, writeBundles } = await pycModule();
-    const compiled = fetchCompiled(runtime?.compiled);
+    const compiled = fetchCompiled(runtime.compiled);
     await writeBundles(pyodide, await fetchBundles([runtime.bundle]), sysPath);
     const precompiled = await writeBundles(pyodide, [await compiled], sysPath, { required: false });
     // the import system looks at the folder again (it may have seen it without them)

@@ -24,13 +24,11 @@ export function unbundle(buffer) {
 /** Fetch Python files in bundles (web/bundles.py), at a low priority, so that they do not
  * delay the runtime's own downloads: resolves to their ArrayBuffers. */
 export function fetchBundles(urls) {
-  const fetched = Promise.all(urls.map(async (url) => {
+  return Promise.all(urls.map(async (url) => {
     const response = await fetch(url, { priority: "low" });
     if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
     return response.arrayBuffer();
   }));
-  fetched.catch(() => {}); // awaited after the boot; a failure is reported there
-  return fetched;
 }
 
 /** The recorder's precompiled modules (null when they do not arrive: Python then compiles
