@@ -166,3 +166,27 @@ def test_a_shipped_and_a_live_recording_show_the_same(page, server_url, site_kin
     assert len(from_shipped) == len(from_live) >= 9
     for k, (a, b) in enumerate(zip(from_shipped, from_live)):
         assert a == b, f"stop {k} differs"
+
+
+def test_a_value_tree_opened_before_the_runtime_is_ready_stays_open(page, server_url, site_kind):
+    """The block is drawn again when its runtime gets ready; the variables of the step
+    shown are not: a tree the reader opened stays open."""
+    held = []
+    is_wasm = lambda url: urlsplit(url).path == WASM  # noqa: E731
+    page.route(is_wasm, lambda route: held.append(route))
+    page.goto(lesson_url(server_url, site_kind))
+    b = block(page, "run_subagent")
+    runtime = page.locator('[data-role="runtime"]')
+    pause_at(b, CALL_LINE)
+    press(b, "step-over")
+    expect_paused_at(b, CALL_LINE + 2)
+    expect(b).to_have_attribute("data-trace", "shipped")
+    b.locator('[data-var="outcome"] > details > summary').click()
+    key = b.locator('[data-var="outcome"] .tree-key').first
+    expect(key).to_be_visible()
+    expect(runtime).not_to_have_attribute("data-state", "ready")
+    for route in held:
+        route.continue_()
+    expect(runtime).to_have_attribute("data-state", "ready", timeout=BOOT_TIMEOUT)
+    expect(b.locator('[data-var="outcome"] > details')).to_have_attribute("open", "")
+    expect(key).to_be_visible()

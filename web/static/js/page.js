@@ -11,14 +11,15 @@ import { installKeys } from "./page/keys.js";
 import { PageUrl } from "./page/url-state.js";
 import { installAnnouncer } from "./page/announce.js";
 import { prefetch } from "./page/block-runs.js";
+import { afterPaint } from "./page/dom.js";
 
 function readConfig() {
   const node = document.querySelector(SEL.config);
   return node ? JSON.parse(node.textContent) : null;
 }
 
-// The diagram follows a cursor: its module (page/diagram.js) is imported with the first
-// cursor, off the page's path to ready; until then no stage is current.
+// The diagram follows a cursor: its module (page/diagram.js) is imported once the first
+// cursor's frame is painted, off the page's path to ready; until then no stage is current.
 class LazyDiagram {
   constructor(...args) {
     this.args = args;
@@ -31,7 +32,7 @@ class LazyDiagram {
     this.block = block;
     if (this.diagram) this.diagram.update(block);
     else if (block && this.args[0]) {
-      this.loading ??= import("./page/diagram.js").then(({ Diagram }) => {
+      this.loading ??= afterPaint(() => import("./page/diagram.js")).then(({ Diagram }) => {
         this.diagram = new Diagram(...this.args);
         this.diagram.update(this.block);
       });

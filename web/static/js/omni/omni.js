@@ -5,10 +5,10 @@
 // breakpoint editor (breakpoint-editor.js) are imported on first use.
 
 import { cleanSpec } from "../model/questions.js";
-import { el } from "../page/dom.js";
+import { afterPaint, el } from "../page/dom.js";
 import { SEL } from "../selectors.js";
 
-const views = () => import("./omni-views.js");
+const views = () => afterPaint(() => import("./omni-views.js")); // after the cursor's frame
 const editor = () => import("./breakpoint-editor.js");
 
 export class Omni {

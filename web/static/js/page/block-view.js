@@ -251,6 +251,8 @@ export function renderBreakpoints(root, breakpoints) {
   }
 }
 
+const drawnPanes = new WeakMap(); // block root → {trace, i, ended}: the variables and stack shown
+
 /** The run's panes at the block's cursor: setup text, source cursor, variables, stack,
  * output, timeline. Returns the cursor's index, or null when no run is shown. */
 export function renderRun(block) {
@@ -268,12 +270,19 @@ export function renderRun(block) {
   const stack = root.querySelector(SEL.stack);
   if (shown && (s || last)) {
     const i = s ? at : block.trace.count - 1;
-    renderVariables(vars, {
-      locals: block.replay.locals(i), changed: block.replay.changed(i), step: s ?? last,
-      own: block.ownNames,
-    }, block.messages);
-    renderStack(stack, s ? block.replay.stack(i) : [], block.messages);
+    // drawn again only for another step: a render for anything else (the runtime ready,
+    // a view loaded) keeps the value trees the reader opened
+    const drawn = drawnPanes.get(root);
+    if (drawn?.trace !== block.trace || drawn.i !== i || drawn.ended !== Boolean(!s)) {
+      drawnPanes.set(root, { trace: block.trace, i, ended: Boolean(!s) });
+      renderVariables(vars, {
+        locals: block.replay.locals(i), changed: block.replay.changed(i), step: s ?? last,
+        own: block.ownNames,
+      }, block.messages);
+      renderStack(stack, s ? block.replay.stack(i) : [], block.messages);
+    }
   } else {
+    drawnPanes.delete(root);
     vars.replaceChildren();
     stack.replaceChildren();
   }

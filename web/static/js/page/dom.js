@@ -1,4 +1,4 @@
-// The one DOM helper of the page's views.
+// The DOM helpers of the page's views.
 
 /**
  * A new element: `attrs` are its attributes ({class: "…", "data-role": "…", …}; an
@@ -12,4 +12,14 @@ export function el(tag, attrs = {}, text = undefined) {
   }
   if (text !== undefined) node.textContent = text;
   return node;
+}
+
+/**
+ * `load()` once the frame being drawn now has been painted: the views a run brings
+ * (the conversation, the diagram, watches and histories) are imported after the first
+ * frame with the cursor, not beside it (docs/performance.md, "The first frame first").
+ * Returns `load()`'s promise.
+ */
+export function afterPaint(load) {
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve))).then(load);
 }
