@@ -161,9 +161,10 @@ def long_trace(playwright, base: str, max_steps: int, rounds: int) -> dict:
     return {"python": python, "records": records, "untraced_s": plain}
 
 
-def measure_ui(playwright, base: str, quick: bool) -> dict:
+def measure_ui(playwright, base: str, quick: bool, million_base: str | None = None) -> dict:
     """Debug → cursor on the s06 page, and step / slider latency on the million-step
-    lesson, each timed in the page from the input event to the next painted frame."""
+    lesson (served by `million_base`, a server whose step cap lets it record a million
+    steps), each timed in the page from the input event to the next painted frame."""
     clicks, jumps = (10, 40) if quick else (60, 300)
     with profile(playwright) as context:
         page = context.new_page()
@@ -173,7 +174,7 @@ def measure_ui(playwright, base: str, quick: bool) -> dict:
         wait_state(page, block, "ready")
         page.click(f'{block} button[data-gutter="7"]')
         debug = page.evaluate(UI_PROBE, {"block": block, "kind": "debug", "n": clicks})
-        page.goto(f"{base}/lessons/million")
+        page.goto(f"{million_base or base}/lessons/million")
         block = '[data-loopstep-block="million/count_up"]'
         wait_state(page, block, "ready")
         page.click(f'{block} button[data-gutter="6"]')

@@ -73,9 +73,13 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(port: int) -> subprocess.Popen:
+def start_server(port: int, max_steps: int | None = None) -> subprocess.Popen:
+    """bench/serve.py on `port`; `max_steps` raises the pages' step cap (the million-step
+    lesson's page; a page then has no shipped traces, made under the default cap)."""
     roots = [ROOT / "runtime" / "lessons", ROOT / "stubs", HERE / "lessons"]
     cmd = [sys.executable, str(HERE / "serve.py"), "--port", str(port)]
+    if max_steps is not None:
+        cmd += ["--max-steps", str(max_steps)]
     for root in roots:
         cmd += ["--lessons", str(root)]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -169,6 +173,12 @@ def main(argv: list[str] | None = None) -> int:
     results = {"quick": args.quick, "started": time.strftime("%Y-%m-%d %H:%M:%S"),
                "machine": measures.machine(browser.chromium_path())}
     server = start_server(port)
+    # the million-step lesson's page records past the pages' default cap (10,000 steps)
+    big = None
+    if only & {"ui", "questions"}:
+        big_port = free_port()
+        big = start_server(big_port, max_steps)
+        big_base = f"http://127.0.0.1:{big_port}"
     try:
         with sync_playwright() as pw:
             if "boot" in only:
@@ -183,10 +193,10 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"long trace ({max_steps} steps) in the browser ...", flush=True)
                 results["trace"] = trace_section(pw, base, max_steps, 1 if args.quick else 3)
             if "ui" in only:
-                results["ui"] = browser.measure_ui(pw, base, args.quick)
+                results["ui"] = browser.measure_ui(pw, base, args.quick, million_base=big_base)
             if "questions" in only:
                 print("questions (conditions, logpoints, watches) and value history ...", flush=True)
-                results["questions"] = questions_bench.section(pw, base, max_steps,
+                results["questions"] = questions_bench.section(pw, big_base, max_steps,
                                                          2 if args.quick else 5)
             if "agent" in only:
                 results["agent"] = agent_calls.measure(pw, base, args.quick)
@@ -220,8 +230,10 @@ def main(argv: list[str] | None = None) -> int:
             print("message origins per cursor move ...", flush=True)
             results["origins"] = measures.origin_moves(500 if args.quick else 2000)
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        for proc in (server, big):
+            if proc:
+                proc.terminate()
+                proc.wait(timeout=30)
     keep_previous(results, only, args.out)
     args.out.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n")
     text = report.markdown(results)
