@@ -9,6 +9,11 @@ Pyodide page until its runtime is ready; first visit (a fresh profile) and third
 (the third load of one profile); unthrottled and under CPU ×4 + "fast 4G" (the same
 emulation as bench/shipped.py).
 
+Beside them, the floors of the clicks path (unthrottled): the same two clicks on a page
+holding only the two buttons (/bench/buttons.html: the driver's own time), and on the
+lesson page without its runtime (`?runtime=lazy`: the page's own time, no worker booting
+beside the clicks).
+
 Per load, the phases on the page's own clock (ms since navigation start): the document's
 last byte, the style sheets' and the page script's last bytes, first contentful paint, the
 page wired (`loopstep:init`), the reader's two clicks, paused, the paused frame painted,
@@ -90,8 +95,9 @@ def lesson_once(context, base: str, throttled: bool, mode: str, trace: bool = Fa
         shipped.throttle(page, throttled)
         page.add_init_script(PROBE)
         recorder = tracing.start(context, page) if trace else None
-        page.goto(f"{base}/lessons/{LESSON}{LINK if mode == 'link' else ''}", wait_until="commit")
-        if mode == "clicks":
+        page.goto(f"{base}{FLOORS.get(mode, f'/lessons/{LESSON}')}{LINK if mode == 'link' else ''}",
+                  wait_until="commit")
+        if mode != "link":
             root = page.locator(f'[data-loopstep-block="{BLOCK}"]')
             root.locator(f'button[data-gutter="{LINE}"]').click(timeout=300_000)
             root.locator('button[data-action="debug"]').click(timeout=300_000)
@@ -134,10 +140,11 @@ def section(pw, base: str, rounds: int, throttled_rounds: int) -> dict:
     out = {}
     for throttled, n in ((False, rounds), (True, throttled_rounds)):
         for visit in ("first", "third"):
-            loads = {mode: [] for mode in MODES}
+            measured = MODES + (() if throttled else tuple(FLOORS))
+            loads = {mode: [] for mode in measured}
             stock = []
             for _ in range(n):
-                for mode in MODES:
+                for mode in measured:
                     loads[mode].append(_visit(pw, base, visit, throttled, mode))
                 stock.append(_visit(pw, base, visit, throttled, "stock"))
             stock_ms = measures.summary(stock)
@@ -145,10 +152,15 @@ def section(pw, base: str, rounds: int, throttled_rounds: int) -> dict:
                 traced = _visit(pw, base, visit, throttled, mode, trace=True)
                 key = f"{mode}, {visit}{', throttled' if throttled else ''}"
                 out[key] = _summary(loads[mode], stock_ms, traced)
+            if not throttled:
+                out[f"floors, {visit}"] = {mode: measures.summary([load["painted"] for load in loads[mode]])
+                                          for mode in FLOORS}
     return out
 
 
 MODES = ("clicks", "link")
+# the clicks on less: the two buttons alone; the lesson page without its runtime
+FLOORS = {"buttons only": "/bench/buttons.html", "no runtime": f"/lessons/{LESSON}?runtime=lazy"}
 
 
 def _summary(loads: list[dict], stock_ms: dict, traced: dict) -> dict:
@@ -175,6 +187,12 @@ def rows(result: dict | None) -> list[tuple[str, str, str, str]]:
         return []
     out = []
     for key, data in result.items():
+        if key.startswith("floors, "):
+            visit = key.split(", ")[1]
+            out.append((f"the same clicks, {visit} visit, on less: a page holding only the two "
+                        "buttons; the lesson page without its runtime (`?runtime=lazy`)",
+                        "; ".join(f"{mode} {_ms(s)}" for mode, s in data.items()), "", ""))
+            continue
         throttled = "throttled" in key
         mode, visit = key.split(", ")[:2]
         how = "the reader's clicks" if mode == "clicks" else "a link to the paused line"

@@ -273,7 +273,9 @@ Node {m['node']}; Pyodide {m['pyodide']}.
   visit, unthrottled and under CPU ×4 + fast 4G. Phases on the page's clock: the document's,
   the page's sheet's and script's last bytes, first contentful paint, the page wired
   (`loopstep:init`), the two clicks, paused, painted; and the page main thread's busy time by
-  kind from one traced load (bench/tracing.py).
+  kind from one traced load (bench/tracing.py). Beside them, unthrottled, the same clicks
+  on less: a page holding only the two buttons (`bench/pages/buttons.html`, the driver's
+  own time) and the lesson page without its runtime (`?runtime=lazy`).
 
 {questions_bench.DESCRIPTION}
 Raw numbers: `bench/results.json`.
