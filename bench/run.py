@@ -174,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
                "machine": measures.machine(browser.chromium_path())}
     server = start_server(port)
     # the million-step lesson's page records past the pages' default cap (10,000 steps)
-    big = None
+    big = big_base = None
     if only & {"ui", "questions"}:
         big_port = free_port()
         big = start_server(big_port, max_steps)

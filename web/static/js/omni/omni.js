@@ -16,6 +16,7 @@ export class Omni {
     this.block = block;
     this.root = block.root;
     this.views = null;
+    this.viewsLoading = null; // omni-views.js asked for once, after the cursor's frame
     this.history = null; // {frame, name} of the open history
     this.build();
     this.wire();
@@ -120,7 +121,7 @@ export class Omni {
     if (!block.trace) this.history = null;
     if (this.views) this.views.render(this);
     else if (block.trace || block.questions.watches.length) {
-      views().then((module) => {
+      this.viewsLoading ??= views().then((module) => {
         this.views = module;
         this.render();
       });

@@ -273,8 +273,8 @@ export function renderRun(block) {
     // drawn again only for another step: a render for anything else (the runtime ready,
     // a view loaded) keeps the value trees the reader opened
     const drawn = drawnPanes.get(root);
-    if (drawn?.trace !== block.trace || drawn.i !== i || drawn.ended !== Boolean(!s)) {
-      drawnPanes.set(root, { trace: block.trace, i, ended: Boolean(!s) });
+    if (drawn?.trace !== block.trace || drawn.i !== i || drawn.ended !== !s) {
+      drawnPanes.set(root, { trace: block.trace, i, ended: !s });
       renderVariables(vars, {
         locals: block.replay.locals(i), changed: block.replay.changed(i), step: s ?? last,
         own: block.ownNames,
