@@ -13,6 +13,8 @@ Beside them, the floors of the clicks path (unthrottled): the same two clicks on
 holding only the two buttons (/bench/buttons.html: the driver's own time), and on the
 lesson page without its runtime (`?runtime=lazy`: the page's own time, no worker booting
 beside the clicks).
+The report writes each floor as a fraction of the stock boot, and what the goal leaves the
+lesson page beyond the driver's own time.
 
 Per load, the phases on the page's own clock (ms since navigation start): the document's
 last byte, the style sheets' and the page script's last bytes, first contentful paint, the
@@ -182,16 +184,30 @@ def _ms(s) -> str:
     return f"{s['median']:.0f} ms ({s['min']:.0f}–{s['max']:.0f})"
 
 
+def _floor_rows(visit: str, floors: dict, clicks: dict | None) -> list[tuple[str, str, str, str]]:
+    """The floors, each also as a fraction of the same rounds' stock boot; and what the goal
+    leaves the lesson page once the driver's own time (the two buttons alone) is spent."""
+    stock = clicks["stock_ms"]["median"] if clicks else None
+    share = (lambda s: f" = {s['median'] / stock:.2f}×") if stock else (lambda s: "")
+    out = [(f"the same clicks, {visit} visit, on less: a page holding only the two "
+            "buttons; the lesson page without its runtime (`?runtime=lazy`)",
+            "; ".join(f"{mode} {_ms(s)}{share(s)}" for mode, s in floors.items()), "", "")]
+    buttons, bare = floors.get("buttons only"), floors.get("no runtime")
+    if stock and buttons and bare:
+        left = GOAL * stock - buttons["median"]
+        out.append((f"what the goal leaves the lesson page, {visit} visit: {GOAL}× stock less the "
+                    "two buttons alone; what the page without its runtime takes beyond them",
+                    f"{left:.0f} ms; {bare['median'] - buttons['median']:.0f} ms", "", ""))
+    return out
+
+
 def rows(result: dict | None) -> list[tuple[str, str, str, str]]:
     if not result:
         return []
     out = []
     for key, data in result.items():
         if key.startswith("floors, "):
-            visit = key.split(", ")[1]
-            out.append((f"the same clicks, {visit} visit, on less: a page holding only the two "
-                        "buttons; the lesson page without its runtime (`?runtime=lazy`)",
-                        "; ".join(f"{mode} {_ms(s)}" for mode, s in data.items()), "", ""))
+            out.extend(_floor_rows(key.split(", ")[1], data, result.get(f"clicks, {key.split(', ')[1]}")))
             continue
         throttled = "throttled" in key
         mode, visit = key.split(", ")[:2]

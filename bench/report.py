@@ -275,7 +275,9 @@ Node {m['node']}; Pyodide {m['pyodide']}.
   (`loopstep:init`), the two clicks, paused, painted; and the page main thread's busy time by
   kind from one traced load (bench/tracing.py). Beside them, unthrottled, the same clicks
   on less: a page holding only the two buttons (`bench/pages/buttons.html`, the driver's
-  own time) and the lesson page without its runtime (`?runtime=lazy`).
+  own time) and the lesson page without its runtime (`?runtime=lazy`), each also as a
+  fraction of the same rounds' stock boot, and what the goal leaves the page once the
+  driver's own time is spent.
 
 {questions_bench.DESCRIPTION}
 Raw numbers: `bench/results.json`.
