@@ -13,9 +13,13 @@ visit asks for one script and one sheet (docs/performance.md, "Navigation to a p
 line"); every file's name changes with its content: they are served immutable, and a
 release re-downloads only the files that changed.
 
+The Python worker (web/static/js/worker.js and the modules it imports, statically or on first
+use) becomes one minified file beside them, worker-<hash>.js: a repeat visit starts the
+worker from the cache, with no round trip to revalidate its modules one level at a time.
+
 bundle/manifest.json names the files and the digest of the sources they were made from; the
 server uses the bundle only while that digest is the sources' (web/module_graph.py), and
-serves the modules one by one otherwise. The worker (worker.js and boot/) is not bundled.
+serves the modules one by one otherwise.
 The standard library only (and Node for Rollup).
 """
 from __future__ import annotations
@@ -59,9 +63,10 @@ MINIFY = ["--bundle", "--format=esm", "--minify", "--sourcemap", "--target=es202
 
 def bundle(out: Path) -> dict:
     """Split page.js into its script and the chunks of its views loaded on first use
-    (Rollup), minify each (esbuild), and bundle the page's style sheets into one minified
-    sheet, into `out`; returns the manifest's names: {"entry": file, "style": file,
-    "chunks": [file, …], "preload": […], "debug": […]}."""
+    (Rollup), minify each (esbuild), bundle the page's style sheets into one minified
+    sheet and the worker into one minified script, into `out`; returns the manifest's
+    names: {"entry": file, "style": file, "worker": file, "chunks": [file, …],
+    "preload": […], "debug": […]}."""
     split = out / ".split"
     split.mkdir(parents=True)
     meta = split / "meta.json"
@@ -91,11 +96,19 @@ def bundle(out: Path) -> dict:
     if done.returncode != 0:
         raise SystemExit(f"build: esbuild failed on the style sheets (exit {done.returncode})")
     shutil.rmtree(split)
+    # the worker and every module it imports (its literal import()s too) in one file: it
+    # loads nothing on demand that a chunk would save the first visit
+    done = subprocess.run([executable, str(JS / module_graph.WORKER), *MINIFY,
+                           "--entry-names=[name]-[hash]", f"--outdir={out}"], cwd=ROOT)
+    if done.returncode != 0:
+        raise SystemExit(f"build: esbuild failed on the worker (exit {done.returncode})")
     style = [p.name for p in out.glob("page-*.css")]
+    worker = [p.name for p in out.glob("worker-*.js")]
     entry = [o["file"] for o in outputs if o["entry"]]
-    if len(entry) != 1 or len(style) != 1:
-        raise SystemExit(f"build: expected one script and one sheet, got {entry} and {style}")
-    return {"entry": entry[0], "style": style[0],
+    if len(entry) != 1 or len(style) != 1 or len(worker) != 1:
+        raise SystemExit(f"build: expected one script, one sheet and one worker, got {entry}, "
+                         f"{style} and {worker}")
+    return {"entry": entry[0], "style": style[0], "worker": worker[0],
             "chunks": sorted(o["file"] for o in outputs if not o["entry"]),
             # announced in the head with the entry: the files it imports statically (none
             # but itself when Rollup keeps them in), and (on a page with shipped traces)
@@ -134,7 +147,7 @@ def build(force: bool = False, log=print) -> bool:
     shutil.rmtree(out, ignore_errors=True)
     try:
         names = bundle(out)
-        for name in [names["entry"], names["style"], *names["chunks"]]:
+        for name in [names["entry"], names["style"], names["worker"], *names["chunks"]]:
             assets.write_gz(out / name, (out / name).read_bytes())
         (out / module_graph.MANIFEST).write_text(json.dumps(
             {**names, "sources": sources, "esbuild": esbuild.VERSION, "rollup": rollup.VERSION},

@@ -32,9 +32,9 @@ import rollup  # noqa: E402
 DYNAMIC = re.compile(r'\bimport\(\s*"(\.{1,2}/[^"]+)"\s*\)')
 
 
-def loaded_by_the_page() -> set[str]:
-    """Every module page.js imports, statically or with a literal import("./…")."""
-    seen, queue = {module_graph.ENTRY}, [module_graph.ENTRY]
+def loaded_by_the_page(entry: str = module_graph.ENTRY) -> set[str]:
+    """Every module `entry` (page.js) imports, statically or with a literal import("./…")."""
+    seen, queue = {entry}, [entry]
     while queue:
         rel = queue.pop()
         text = (module_graph.JS / rel).read_text("utf-8")
@@ -83,6 +83,22 @@ def test_the_bundle_holds_every_module_the_page_loads():
     assert "worker.js" not in bundled and not any(s.startswith("boot/boot") for s in bundled)
 
 
+def test_the_worker_is_one_file_holding_every_module_it_loads():
+    worker = module_graph.worker_script()
+    assert re.fullmatch(r"bundle/worker-[A-Z0-9]+\.js", worker), worker
+    file = module_graph.JS / worker
+    bundled = {(file.parent / s).resolve().relative_to(module_graph.JS).as_posix()
+               for s in json.loads(file.with_name(file.name + ".map").read_text("utf-8"))["sources"]}
+    wanted = loaded_by_the_page(module_graph.WORKER)
+    assert {"worker.js", "boot/boot.js", "boot/snapshot-delta.js", "live/live-call.js"} <= wanted
+    assert bundled == wanted
+    # nothing left to fetch one module at a time: only Pyodide's own files, by computed URL
+    assert not re.findall(r'\b(?:from\s*|import\(\s*)"\.', file.read_text("utf-8"))
+    # the pages start it (their config names it)
+    html = TestClient(server.create_app()).get("/lessons/s06").text
+    assert f'"worker": "/static/js/{worker}"' in html
+
+
 def test_bundling_again_gives_the_same_bytes():
     # beside the bundle, as the build makes it (the source map names the sources
     # relative to its folder, and the file's name is a digest of both)
@@ -91,7 +107,8 @@ def test_bundling_again_gives_the_same_bytes():
         names = build_page.bundle(again)
         assert module_graph.bundle_entry() == f"bundle/{names['entry']}"
         assert module_graph.page_styles() == (f"js/bundle/{names['style']}",)
-        for name in (names["entry"], f"{names['entry']}.map", names["style"], *names["chunks"]):
+        for name in (names["entry"], f"{names['entry']}.map", names["style"], names["worker"],
+                     *names["chunks"]):
             assert (again / name).read_bytes() == (module_graph.BUNDLE_DIR / name).read_bytes()
     finally:
         shutil.rmtree(again, ignore_errors=True)
@@ -99,15 +116,15 @@ def test_bundling_again_gives_the_same_bytes():
 
 def test_the_bundle_is_served_immutable_and_compressed():
     client = TestClient(server.create_app())
-    url = f"/static/js/{module_graph.bundle_entry()}"
-    response = client.get(url, headers={"accept-encoding": "gzip"})
-    assert response.status_code == 200
-    assert response.headers["content-encoding"] == "gzip"
-    assert response.headers["content-type"].startswith("text/javascript")
-    assert "immutable" in response.headers["cache-control"]
-    assert response.headers["access-control-allow-origin"] == "*"
+    for script in (module_graph.bundle_entry(), module_graph.worker_script()):
+        response = client.get(f"/static/js/{script}", headers={"accept-encoding": "gzip"})
+        assert response.status_code == 200
+        assert response.headers["content-encoding"] == "gzip"
+        assert response.headers["content-type"].startswith("text/javascript")
+        assert "immutable" in response.headers["cache-control"]
+        assert response.headers["access-control-allow-origin"] == "*"
     # a module on its own and the manifest (it changes under its name) are revalidated
-    for other in ("/static/js/page.js", "/static/js/bundle/manifest.json"):
+    for other in ("/static/js/page.js", "/static/js/worker.js", "/static/js/bundle/manifest.json"):
         assert client.get(other).headers["cache-control"] == "no-cache", other
     # the page itself comes compressed
     page = client.get("/lessons/s06", headers={"accept-encoding": "gzip"})
@@ -129,6 +146,9 @@ def test_sources_changed_after_the_build_are_served_one_by_one(sources_changed):
     assert re.search(r'<script type="module" src="/static/js/page.js"', html)
     announced = re.findall(r'<link rel="modulepreload" href="/static/js/([^"]+)">', html)
     assert announced == list(module_graph.preloads(True)) and "page/block.js" in announced
+    # and the worker's: worker.js, importing its modules one by one
+    assert module_graph.worker_script() == "worker.js"
+    assert '"worker": "/static/js/worker.js"' in html
 
 
 def _registry(tmp_path, path: str, members: dict[str, bytes]):

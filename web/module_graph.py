@@ -2,7 +2,7 @@
 
 Built (`make build`), the page's modules are one file, web/static/js/bundle/page-<digest>.js,
 and chunks of the views it loads on first use (scripts/build_page.py): one request instead
-of one per module. While that bundle is not
+of one per module; the worker's modules are one file too (worker-<digest>.js). While that bundle is not
 the one of the current sources (edited since the build), the page loads page.js and its
 modules one by one, and the head announces page.js's whole static module graph as
 `<link rel="modulepreload">` so that the browser fetches every module of it at once
@@ -20,6 +20,8 @@ from . import assets
 
 JS = assets.STATIC_DIR / "js"
 ENTRY = "page.js"
+# the Python worker's module; bundled beside the page's script into one file (worker-<hash>.js)
+WORKER = "worker.js"
 # page.js and all it imports in one file, made by `make build` (scripts/build_page.py)
 BUNDLE_DIR = JS / "bundle"
 MANIFEST = "manifest.json"
@@ -95,7 +97,8 @@ def _current_bundle() -> dict | None:
     """The manifest while the bundle is that of the current sources, else None: the page
     then loads its modules one by one. Read once, like the graph."""
     manifest = bundle_manifest()
-    names = [manifest.get("entry"), manifest.get("style"), *manifest.get("chunks", ())]
+    names = [manifest.get("entry"), manifest.get("style"), manifest.get("worker"),
+             *manifest.get("chunks", ())]
     if not all(names) or not all((BUNDLE_DIR / name).is_file() for name in names):
         return None
     return manifest if manifest.get("sources") == sources_digest() else None
@@ -115,6 +118,13 @@ def reread_bundle() -> None:
 def page_script() -> str:
     """The page's script, relative to web/static/js: the bundle, or page.js."""
     return bundle_entry() or ENTRY
+
+
+def worker_script() -> str:
+    """The worker's script, relative to web/static/js: the bundle's one file (immutable), or
+    worker.js, which imports its modules one by one."""
+    manifest = _current_bundle()
+    return f"{BUNDLE_DIR.name}/{manifest['worker']}" if manifest else WORKER
 
 
 def page_styles() -> tuple[str, ...]:

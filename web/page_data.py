@@ -155,7 +155,7 @@ def runtime_config(lesson, lang: str, root: str, limits: dict | None = None) -> 
                     "bootURL": f"{root}vendor/{assets.BOOT_DIR.name}/",
                     "bootVersion": assets.BOOT_VERSION,
                     "sizes": assets.boot_sizes()},
-        "worker": f"{root}static/js/worker.js",
+        "worker": f"{root}static/js/{module_graph.worker_script()}",
         # the lesson's files; the recorder's (its sources, precompiled) only when the
         # snapshot's recorder is not these sources (`digest`), or a module it never
         # imported is needed (web/static/js/worker.js)

@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from loopstep.web import assets, bundles
+from loopstep.web import assets, bundles, module_graph
 
 
 pytestmark = pytest.mark.hosting   # the bundled Pyodide and the boot set as files: types, paths, the worker's origin
@@ -47,7 +47,10 @@ def test_page_reaches_ready_with_pyodide_in_a_worker(page, server_url):
     expect(runtime).to_have_attribute("data-state", "ready")
     progress = runtime.locator("progress")
     assert progress.evaluate("p => p.value >= p.max")
-    assert any(w.url.endswith("/static/js/worker.js") for w in page.workers)
+    # the worker of the page's bundle (one file: scripts/build_page.py), or worker.js
+    worker = f"/static/js/{module_graph.worker_script()}"
+    assert module_graph.worker_script().startswith("bundle/worker-")
+    assert any(w.url.endswith(worker) for w in page.workers), [w.url for w in page.workers]
     assert page.evaluate("typeof globalThis.loadPyodide") == "undefined"
     assert not any("pyodide.asm" in r for r in page.evaluate(
         "performance.getEntriesByType('resource').filter(e => e.initiatorType === 'script')"

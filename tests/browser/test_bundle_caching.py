@@ -1,5 +1,5 @@
-"""The page's script, its chunks and its sheet are named by their content and cached for
-good where the host says so: `loopstep serve` and nginx with deploy/nginx/loopstep.conf
+"""The page's script, its chunks, its sheet and the worker's script are named by their
+content and cached for good where the host says so: `loopstep serve` and nginx with deploy/nginx/loopstep.conf
 send them immutable, so a reader's next visit to a paused line fetches none of them again
 (docs/performance.md, "Navigation to a paused line"). A static export on a plain file
 server has no caching headers; there only the names are checked."""
@@ -9,6 +9,8 @@ import re
 from urllib.parse import urlsplit
 
 import pytest
+
+from playwright.sync_api import expect
 
 from page_helpers import block, expect_paused_at, lesson_url
 
@@ -20,7 +22,7 @@ except ImportError:
 pytestmark = pytest.mark.hosting   # caching headers: each host sends its own
 
 LINK = "#b=run_subagent&s=normal&bp=15&step=6"   # Debug's path is loaded too
-NAMED = re.compile(r"/static/js/bundle/(page|chunk)-[A-Za-z0-9]+\.(js|css)$")
+NAMED = re.compile(r"/static/js/bundle/(page|chunk|worker)-[A-Za-z0-9]+\.(js|css)$")
 
 
 def bundle_files(page) -> dict[str, int]:
@@ -40,11 +42,14 @@ def test_the_bundle_is_cached_for_good_and_not_fetched_again(
         headers = {}
         page.on("response", lambda r: "/static/js/bundle/" in r.url
                 and headers.__setitem__(urlsplit(r.url).path, r.headers.get("cache-control", "")))
+        runtime = page.locator('[data-role="runtime"]')
         page.goto(lesson_url(server_url, site_kind, hash=LINK))
         expect_paused_at(block(page, "run_subagent"), 15)
+        expect(runtime).to_have_attribute("data-state", "ready", timeout=60_000)
         first = bundle_files(page)
-        # the script, its sheet and Debug's path, each named by its content
-        assert any(p.endswith(".css") for p in first) and len(first) >= 3, first
+        # the script, its sheet, Debug's path and the worker, each named by its content
+        assert any(p.endswith(".css") for p in first) and len(first) >= 4, first
+        assert any("/worker-" in p for p in first), first
         assert all(NAMED.search(path) for path in first), sorted(first)
         if host == "export":
             return   # Python's http.server sends no Cache-Control
@@ -54,10 +59,12 @@ def test_the_bundle_is_cached_for_good_and_not_fetched_again(
                 path, headers[path])
         page.reload()
         expect_paused_at(block(page, "run_subagent"), 15)
+        expect(runtime).to_have_attribute("data-state", "ready", timeout=60_000)
         again = bundle_files(page)
         # what both loads used (a view loaded on first use may come later on either)
         common = set(first) & set(again)
         assert any(p.endswith(".css") for p in common) and any("/page-" in p for p in common)
+        assert any("/worker-" in p for p in common), again
         assert all(again[path] == 0 for path in common), again   # all from the cache
     finally:
         browser.close()

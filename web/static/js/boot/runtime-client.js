@@ -30,7 +30,10 @@ export class RecordError extends Error {
 export class RuntimeClient extends EventTarget {
   constructor(config, { bootTimeout = BOOT_TIMEOUT_MS, recordTimeout = RECORD_TIMEOUT_MS } = {}) {
     super();
-    this.workerURL = new URL("../worker.js", import.meta.url);
+    // the page's worker (its bundle's one file once built: web/module_graph.py), as the
+    // head's early script starts it
+    this.workerURL = config.worker ? new URL(config.worker, document.baseURI)
+      : new URL("../worker.js", import.meta.url);
     // the worker resolves the config's URLs against the document's (worker.js, bootConfig)
     this.bootMessage = { type: "boot", base: document.baseURI, config };
     // config.runtime (optional) may set bootTimeoutMs / recordTimeoutMs.
