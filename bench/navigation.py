@@ -207,7 +207,8 @@ def rows(result: dict | None) -> list[tuple[str, str, str, str]]:
     out = []
     for key, data in result.items():
         if key.startswith("floors, "):
-            out.extend(_floor_rows(key.split(", ")[1], data, result.get(f"clicks, {key.split(', ')[1]}")))
+            visit = key.split(", ")[1]
+            out.extend(_floor_rows(visit, data, result.get(f"clicks, {visit}")))
             continue
         throttled = "throttled" in key
         mode, visit = key.split(", ")[:2]

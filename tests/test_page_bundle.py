@@ -32,8 +32,9 @@ import rollup  # noqa: E402
 DYNAMIC = re.compile(r'\bimport\(\s*"(\.{1,2}/[^"]+)"\s*\)')
 
 
-def loaded_by_the_page(entry: str = module_graph.ENTRY) -> set[str]:
-    """Every module `entry` (page.js) imports, statically or with a literal import("./…")."""
+def loaded_by(entry: str) -> set[str]:
+    """Every module `entry` (page.js, worker.js) imports, statically or with a literal
+    import("./…")."""
     seen, queue = {entry}, [entry]
     while queue:
         rel = queue.pop()
@@ -75,7 +76,7 @@ def test_the_bundle_holds_every_module_the_page_loads():
     bundled = {(entry.parent / s).resolve().relative_to(module_graph.JS).as_posix()
                for file in files
                for s in json.loads(file.with_name(file.name + ".map").read_text("utf-8"))["sources"]}
-    wanted = loaded_by_the_page()
+    wanted = loaded_by(module_graph.ENTRY)
     # views loaded on first use are there too (and the check sees them)
     assert {"whatif/whatif.js", "agent/agent-view.js", "model/replay.js"} <= wanted
     assert bundled == wanted
@@ -89,7 +90,7 @@ def test_the_worker_is_one_file_holding_every_module_it_loads():
     file = module_graph.JS / worker
     bundled = {(file.parent / s).resolve().relative_to(module_graph.JS).as_posix()
                for s in json.loads(file.with_name(file.name + ".map").read_text("utf-8"))["sources"]}
-    wanted = loaded_by_the_page(module_graph.WORKER)
+    wanted = loaded_by(module_graph.WORKER)
     assert {"worker.js", "boot/boot.js", "boot/snapshot-delta.js", "live/live-call.js"} <= wanted
     assert bundled == wanted
     # nothing left to fetch one module at a time: only Pyodide's own files, by computed URL

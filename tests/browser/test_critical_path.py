@@ -22,7 +22,7 @@ except ImportError:
 pytestmark = pytest.mark.hosting   # what the page fetches before it is ready: paths, preloads, caching
 
 # Bytes (decoded) of the lesson page's own scripts fetched before the runtime is ready:
-# the page's module graph and the worker's (since, each one file: the page's bundle). Pyodide's own files are the runtime,
+# the page's module graph and the worker's (since, one file each: the page's bundle). Pyodide's own files are the runtime,
 # measured by bench/run.py, not counted here. 114,472 B on 2026-12-02 17:25, with the
 # value, what-if and conversation views landed (docs/performance.md). A page with shipped
 # traces debugs before its runtime is ready and so preloads Debug's path (trace.js,

@@ -30,10 +30,9 @@ export class RecordError extends Error {
 export class RuntimeClient extends EventTarget {
   constructor(config, { bootTimeout = BOOT_TIMEOUT_MS, recordTimeout = RECORD_TIMEOUT_MS } = {}) {
     super();
-    // the page's worker (its bundle's one file once built: web/module_graph.py), as the
-    // head's early script starts it
-    this.workerURL = config.worker ? new URL(config.worker, document.baseURI)
-      : new URL("../worker.js", import.meta.url);
+    // the worker the config names (the bundle's one file once built: web/module_graph.py),
+    // as the head's early script starts it
+    this.workerURL = new URL(config.worker, document.baseURI);
     // the worker resolves the config's URLs against the document's (worker.js, bootConfig)
     this.bootMessage = { type: "boot", base: document.baseURI, config };
     // config.runtime (optional) may set bootTimeoutMs / recordTimeoutMs.
@@ -196,7 +195,7 @@ function copyMarks(marks) {
 
 let shared = null;
 
-/** The runtime data island of the document's head ({lang, pyodide, python, runtime}), or
+/** The runtime data island of the document's head ({lang, pyodide, worker, python, runtime}), or
  * null on a page without one. Found by its id, not through SEL: this module's graph stays
  * one file deep. */
 export function runtimeConfig(doc = document) {
