@@ -6,6 +6,7 @@ has no endpoint that accepts any. Python runs in the reader's browser.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from loopstep.runtime.recorder import DEFAULT_MAX_STEPS
 from loopstep.web import assets
 from loopstep.web.files import Files
 from loopstep.web.live_site import EndpointError, LiveSite, connect_src
+from loopstep.web.redirects import RelativeRedirects
 from loopstep.web.routes import api as routes_api, files as routes_files, pages as routes_pages
 
 SECURITY_HEADERS = {
@@ -28,7 +30,14 @@ SECURITY_HEADERS = {
 }
 # one inline script is allowed, by its hash: the head's early boot script (web/assets.py)
 CSP = (f"default-src 'self'; script-src 'self' 'wasm-unsafe-eval' {assets.EARLY_SCRIPT_HASH}; "
-       "worker-src 'self'; connect-src {connect}; object-src 'none'; base-uri 'none'")
+       "worker-src 'self' blob:; connect-src {connect}; object-src 'none'; base-uri 'none'")
+
+
+# The guest runtime's frame (web/static/guest.html, its meta says the same): scripts of the
+# site and blobs, no request of its own, framed by the site's pages only.
+GUEST_FRAME = "/static/guest.html"
+GUEST_CSP = ("default-src 'none'; script-src 'self' blob: 'wasm-unsafe-eval'; worker-src blob:; "
+             "connect-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'")
 
 
 def content_security_policy(frame_ancestors: str | None, live: LiveSite | None = None) -> str:
@@ -63,6 +72,7 @@ def create_app(lessons_roots: list[Path] | None = None,
     app.include_router(routes_pages.router(lessons, limits, errors or {}, reloading))
     app.include_router(routes_api.router(lessons))
     app.include_router(routes_files.router())
+    app.add_middleware(RelativeRedirects)   # a redirect's Location: relative, never the Host
     # Pages and JSON are compressed when the browser accepts it (a lesson page: 91 KB,
     # 14 KB gzipped); the files are not: the file layer, outside it, has its own copies.
     app.add_middleware(GZipMiddleware, minimum_size=1000)
@@ -73,7 +83,8 @@ def create_app(lessons_roots: list[Path] | None = None,
     async def security_headers(request: Request, call_next):
         response = await call_next(request)
         response.headers.update(SECURITY_HEADERS)
-        response.headers["Content-Security-Policy"] = csp
+        response.headers["Content-Security-Policy"] = (
+            GUEST_CSP if request.url.path == GUEST_FRAME else csp)
         return response
 
     @app.exception_handler(StarletteHTTPException)
@@ -116,6 +127,20 @@ def add_live_options(parser: argparse.ArgumentParser, timeout: bool) -> None:
                             help="how long one live request may take (default 120)")
 
 
+def frame_sources(value: str) -> str:
+    """One `--frame-ancestors` value: origins (CSP sources), space-separated."""
+    for source in value.split():
+        if source not in ("'self'", "'none'") and re.search(r"[;,'\"\\]", source):
+            raise argparse.ArgumentTypeError(f"{source!r} is not an origin (e.g. https://a.example)")
+    return value
+
+
+def add_frame_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--frame-ancestors", action="append", metavar="ORIGIN", type=frame_sources,
+                        help="an origin allowed to frame the pages (repeatable; CSP "
+                             "frame-ancestors, e.g. https://docs.example.org); default: any")
+
+
 def check_lessons_dirs(dirs: list[Path] | None) -> None:
     """`--lessons` folders must exist and, together, hold at least one lesson."""
     if not dirs:
@@ -136,8 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--lessons", type=Path, action="append",
                        help="a lessons directory (repeatable); default: the bundled lessons")
-    serve.add_argument("--frame-ancestors", default=None,
-                       help="origins allowed to frame the pages (CSP frame-ancestors); default: any")
+    add_frame_option(serve)
     serve.add_argument("--boot-timeout", type=float, metavar="SECONDS",
                        help="how long a page waits for Python to load (default 120)")
     serve.add_argument("--record-timeout", type=float, metavar="SECONDS",
@@ -155,6 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     export.add_argument("--lessons", type=Path, action="append",
                        help="a lessons directory (repeatable); default: the bundled lessons")
     add_live_options(export, timeout=False)
+    add_frame_option(export)
     sub.add_parser("trace", help="print a block's trace (see `loopstep trace --help`)",
                    add_help=False)
     for name, what in (("record", "record a block's run against a real model"),
@@ -170,20 +195,22 @@ def main(argv: list[str] | None = None) -> int:
     try:
         check_lessons_dirs(args.lessons)
         live = live_site(args)
+        ancestors = " ".join(" ".join(args.frame_ancestors or ()).split()) or None
         if args.command == "export":
             from loopstep.web.export import export_site
             written = export_site(args.out, catalog.load_lessons(args.lessons), live,
-                                  content_security_policy(None, live))
+                                  content_security_policy(None, live),
+                                  content_security_policy(ancestors, live) if ancestors else None)
             print(f"wrote {len(written)} pages to {args.out}")
             return 0
         if args.reload:
             from loopstep.web.reload import Reloading
             limits = serve_limits(args)
             app = Reloading(lambda lessons, errors, generation: create_app(
-                args.lessons, args.frame_ancestors, limits, live, lessons=lessons,
+                args.lessons, ancestors, limits, live, lessons=lessons,
                 errors=errors, generation=generation), args.lessons).start()
         else:
-            app = create_app(args.lessons, args.frame_ancestors, serve_limits(args), live)
+            app = create_app(args.lessons, ancestors, serve_limits(args), live)
     except (catalog.LessonError, EndpointError) as error:
         print(f"loopstep: {error}", file=sys.stderr)
         return 2

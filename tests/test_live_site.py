@@ -1,5 +1,5 @@
 """Live runs are opt-in per site (docs/live.md): without --live the pages, the policy and
-the export are unchanged; with it the Content-Security-Policy's connect-src is exactly
+the export name no other origin; with it the Content-Security-Policy's connect-src is exactly
 'self' plus the allowed endpoints' origins, served and exported, and the live form is on
 the blocks of lessons with a stand-in model client."""
 import re
@@ -71,11 +71,13 @@ def test_export_with_live_writes_the_policy_itself(tmp_path):
     assert f'"{policy}"' in (tmp_path / "nginx-csp.conf").read_text()
 
 
-def test_export_without_live_is_unchanged(tmp_path):
+def test_export_without_live_has_no_form_and_no_origin(tmp_path):
     export_site(tmp_path, catalog.load_lessons(None))
     html = (tmp_path / "lessons" / "agent-whole" / "index.html").read_text()
-    assert "http-equiv=\"Content-Security-Policy\"" not in html and "data-role=\"live\"" not in html
-    assert not (tmp_path / "nginx-csp.conf").exists()
+    meta = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">', html)
+    assert connect_src(meta.group(1).replace("&#39;", "'")) == "'self'"
+    assert "data-role=\"live\"" not in html
+    assert not (tmp_path / "nginx-csp.conf").exists()   # the shipped nginx config's policy
 
 
 @pytest.mark.parametrize("args", [["--live-endpoint", "http://127.0.0.1:9"],

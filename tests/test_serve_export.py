@@ -77,7 +77,43 @@ def test_export_writes_a_static_site(tmp_path):
     assert not (out / "static/js/bundle/manifest.json").exists()
     # each page has a .gz copy a host may send as it is
     assert gzip.decompress((out / "lessons/s06/index.html.gz").read_bytes()).decode() == page
+    # every page carries the app's policy, on a host that sends none too; the shipped nginx
+    # config sends the same
+    pages = sorted(out.rglob("index.html"))
+    assert len(pages) > 20 and all(meta_policy(p.read_text()) == server.content_security_policy(None)
+                                   for p in pages)
+    assert not (out / "nginx-csp.conf").exists()
     shutil.rmtree(out)
+
+
+def meta_policy(html: str) -> str | None:
+    found = re.findall(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">', html)
+    assert len(found) <= 1
+    return found[0].replace("&#39;", "'") if found else None
+
+
+def test_export_frame_ancestors_go_to_the_nginx_line_not_the_pages(tmp_path):
+    """A meta policy cannot say who may frame a page (browsers ignore frame-ancestors
+    there): the pages keep the app's policy; nginx-csp.conf's header adds the origins."""
+    out = tmp_path / "site"
+    result = run_cli("export", str(out), "--frame-ancestors", "https://a.example",
+                     "--frame-ancestors", "https://b.example 'self'")
+    assert result.returncode == 0, result.stderr
+    for page in out.rglob("index.html"):
+        assert meta_policy(page.read_text()) == server.content_security_policy(None), page
+    framed = server.content_security_policy("https://a.example https://b.example 'self'")
+    assert framed.endswith("; frame-ancestors https://a.example https://b.example 'self'")
+    assert f'add_header Content-Security-Policy "{framed}" always;' in \
+        (out / "nginx-csp.conf").read_text().splitlines()
+
+
+@pytest.mark.parametrize("command", ["export", "serve"])
+def test_a_frame_ancestor_that_is_no_origin_is_refused(tmp_path, command):
+    target = [str(tmp_path / "out")] if command == "export" else ["--port", "9"]
+    result = run_cli(command, *target, "--frame-ancestors", "https://a.example; script-src *")
+    assert result.returncode == 2
+    assert "argument --frame-ancestors: 'https://a.example;' is not an origin" in result.stderr
+    assert not (tmp_path / "out").exists()
 
 
 def runtime_island(html: str) -> dict:

@@ -249,6 +249,20 @@ def test_frame_ancestors_can_be_restricted():
         "; frame-ancestors https://a.example")
 
 
+@pytest.mark.parametrize("path,location,lands", [
+    ("/lessons/s06/", "../s06", "/lessons/s06"),
+    ("/lessons/s06/?lang=en", "../s06?lang=en", "/lessons/s06"),
+    ("/embed/s06/run_subagent/en", "./en/", "/embed/s06/run_subagent/en/"),
+    ("/api/lessons/s06/", "../s06", "/api/lessons/s06"),
+    ("/api/lessons/", "../lessons", "/api/lessons")])
+def test_redirects_are_relative_whatever_the_host_header_says(client, path, location, lands):
+    response = client.get(path, headers={"Host": "evil.example"}, follow_redirects=False)
+    assert response.is_redirect and response.headers["location"] == location
+    followed = client.get(path, follow_redirects=True)
+    assert followed.status_code == 200 and followed.url.path == lands
+    assert followed.history and followed.url.host == "testserver"
+
+
 def test_worker_python_files_are_served(client):
     assert "/py/bundles/runtime.bin" in client.get("/lessons/s06").text
     assert "def record(" in client.get("/py/runtime/recorder.py").text

@@ -32,7 +32,8 @@ def _pages(out: Path, lessons: dict, limits: dict | None, policy: str | None) ->
     for lang in page_data.LANGS:
         prefix = "en/" if lang == "en" else ""
         depth = prefix.count("/")
-        _write_page(out / prefix / "index.html", views.index_html(lessons, lang, "../" * depth, LINKS))
+        _write_page(out / prefix / "index.html", views.index_html(lessons, lang, "../" * depth, LINKS,
+                                                                  policy=policy))
         for lesson in lessons.values():
             folder = f"lessons/{lesson.id}/{prefix}"
             root = "../" * folder.count("/")
@@ -77,15 +78,22 @@ def _parent(path: Path) -> Path:
     return path
 
 
-def export_site(out: Path, lessons: dict, live=None, policy: str | None = None) -> list[Path]:
-    """Write the site for `lessons` into `out`; returns the pages written. With `live` (a
-    web/live_site.py LiveSite) the pages offer live runs and carry `policy` (the
-    Content-Security-Policy naming its endpoints) in a meta tag, and `nginx-csp.conf` holds
-    the same policy for nginx."""
+def export_site(out: Path, lessons: dict, live=None, policy: str | None = None,
+                framed: str | None = None) -> list[Path]:
+    """Write the site for `lessons` into `out`; returns the pages written. Every page
+    carries `policy` (default: the app's Content-Security-Policy, loopstep.server) in a
+    meta tag, so that it holds on a host that sends none. With `live` (a web/live_site.py
+    LiveSite) the pages offer live runs and the policy names its endpoints. A meta tag
+    cannot say which pages may frame the site: `framed` is the policy with
+    `frame-ancestors` (`--frame-ancestors`), for the header. With either, `nginx-csp.conf`
+    holds the header's policy for nginx (else the shipped config's is the same)."""
+    if policy is None:
+        from loopstep.server import content_security_policy   # the app's, without a cycle
+        policy = content_security_policy(None, live)
     out.mkdir(parents=True, exist_ok=True)
-    if live is not None:
-        _write(out / "nginx-csp.conf", live_site.nginx_snippet(policy))
-    _pages(out, lessons, {"live": live.config()} if live else None, policy if live else None)
+    if live is not None or framed:
+        _write(out / "nginx-csp.conf", live_site.nginx_snippet(framed or policy))
+    _pages(out, lessons, {"live": live.config()} if live else None, policy)
     _api(out, lessons)
     _files(out, lessons)
     return sorted(out.rglob("index.html"))

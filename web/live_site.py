@@ -58,6 +58,6 @@ def connect_src(live: LiveSite | None) -> str:
 
 def nginx_snippet(policy: str) -> str:
     """The export's nginx line for its policy (deploy/nginx/loopstep.conf has the default)."""
-    return ("# Written by `loopstep export --live`: use this line instead of the\n"
+    return ("# Written by `loopstep export` (--live, --frame-ancestors): use this line instead of the\n"
             "# Content-Security-Policy line of deploy/nginx/loopstep.conf.\n"
             f'add_header Content-Security-Policy "{policy}" always;\n')

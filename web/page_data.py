@@ -1,21 +1,20 @@
 """What the templates and the page script see: plain dicts built from the lesson catalog."""
 from __future__ import annotations
 
-import ast
 import json
 from functools import lru_cache
 from pathlib import Path
 from urllib.parse import quote
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
 
-from loopstep.runtime.catalog import shown
 from loopstep.runtime.catalog.lessons import CUSTOM
 from loopstep.runtime.recorder import DEFAULT_MAX_STEPS
 from loopstep.runtime.recording.replay import answerable
 
 from . import assets, bundles, module_graph, shipped_traces
-from .highlight import highlight_lines
+from .highlight import highlight_lines, visible_html, visible_plain
 
 HERE = Path(__file__).parent
 LANGS = ("zh", "en")
@@ -56,12 +55,17 @@ def templates() -> Environment:
 
 @lru_cache(maxsize=1)
 def _environment() -> Environment:
-    return Environment(
+    env = Environment(
         loader=FileSystemLoader(HERE / "templates"),
         autoescape=select_autoescape(["html"]),
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    # a lesson's texts with their invisible characters shown (highlight.py): marked in
+    # the page's HTML, as labels in plain text (a <title>)
+    env.filters["visible"] = lambda text: Markup(visible_html(str(text)))
+    env.filters["visible_plain"] = lambda text: visible_plain(str(text))
+    return env
 
 
 def preset_label(lesson, name: str, lang: str) -> str:
@@ -137,6 +141,8 @@ def lesson_view(lesson, lang: str, scenarios: dict[str, str] | None = None,
         "stages": [stage_view(s, lang) for s in lesson.stages],
         # the lesson's `diagram.title`, else the page's default caption
         "diagram_title": (lesson.diagram_title or {}).get(lang) or messages()[lang]["diagram_title"],
+        # what the intro says a switch of input does (lesson.toml `switch_resets_breakpoints`)
+        "switch_resets_breakpoints": lesson.switch_resets_breakpoints,
     }
 
 
@@ -156,6 +162,8 @@ def runtime_config(lesson, lang: str, root: str, limits: dict | None = None) -> 
                     "bootVersion": assets.BOOT_VERSION,
                     "sizes": assets.boot_sizes()},
         "worker": f"{root}static/js/{module_graph.worker_script()}",
+        # the frame whose opaque origin hosts the guest runtime (boot/guest-client.js)
+        "guest": f"{root}static/guest.html",
         # the lesson's files; the recorder's (its sources, precompiled) only when the
         # snapshot's recorder is not these sources (`digest`), or a module it never
         # imported is needed (web/static/js/worker.js)
@@ -191,6 +199,8 @@ def page_config(lesson, lang: str, view: dict, *, embed: bool = False) -> dict:
                 "setup": {n: setup_display(lesson, b.id, n) for n in b.presets},
                 "entry": b.entry,
                 "customScenario": CUSTOM,
+                # a choice of another preset in the picker clears the breakpoints (block.js)
+                "switchResetsBreakpoints": lesson.switch_resets_breakpoints,
                 "hiddenCalls": hidden_calls(lesson, b),
                 "ownNames": own_names(lesson, b),
             }
@@ -202,16 +212,15 @@ def page_config(lesson, lang: str, view: dict, *, embed: bool = False) -> dict:
 
 
 def own_names(lesson, block) -> list[str] | None:
-    """A whole-file block's module's own global names (shown.py), else None."""
-    if [p.name for p in block.parts] != [shown.WHOLE]:
-        return None
-    return shown.module_names(lesson.read(block.source), block.source)
+    """A whole-file block's module's own global names (shown.py), else None; worked out
+    once per loaded lesson (Lesson.shown_names), never per request."""
+    return lesson.shown_names(block.id).own_names
 
 
 def hidden_calls(lesson, block) -> dict:
-    """{line: [name]} of the calls of functions the block does not show (shown.py)."""
-    tree = ast.parse(lesson.read(block.source), block.source)
-    return shown.hidden_calls(tree, block.parts, block.first_line)
+    """{line: [name]} of the calls of functions the block does not show (shown.py); worked
+    out once per loaded lesson (Lesson.shown_names), never per request."""
+    return lesson.shown_names(block.id).hidden_calls
 
 
 def render(name: str, **context) -> str:

@@ -33,11 +33,13 @@ class Links:
         return "?lang=zh" if lang == "en" else "?lang=en"
 
 
-def index_html(lessons: dict, lang: str, root: str, links: Links, reloading: bool = False) -> str:
+def index_html(lessons: dict, lang: str, root: str, links: Links, reloading: bool = False,
+               policy: str | None = None) -> str:
     listing = [{"href": root + links.lesson(lesson.id, lang), "title": lesson.title[lang],
                 "summary": lesson.summary[lang]} for lesson in lessons.values()]
     return page_data.render("index.html", lang=lang, root=root, lessons=listing, reloading=reloading,
-                        lang_href=links.other_lang(lang), config={"lang": lang, "page": "index"})
+                        lang_href=links.other_lang(lang), config={"lang": lang, "page": "index"},
+                        policy=policy)
 
 
 def lesson_html(lesson, lang: str, root: str, links: Links,

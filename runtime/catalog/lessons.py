@@ -2,17 +2,20 @@
 
 A lessons root is a folder; a lesson is a sub-folder of a root holding
 ``lesson.toml``. Every path in ``lesson.toml`` is relative to a lessons root and is
-looked up in each root in order. See docs/design.md, "Lessons".
+looked up in each root in order, and stays inside the root it is found in
+(runtime/catalog/files.py). See docs/design.md, "Lessons".
 """
 
 import ast
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 import re
+import threading
 import tomllib
 
 from ..agent import spec as agent_spec
-from . import schema as lesson_schema, shown as shown_parts
+from . import files as lesson_files, schema as lesson_schema, shown as shown_parts
+from .files import LessonError, read_text as _read_text, resolve
 from .shown import WHOLE
 from .syntax import located
 from ..standins.spec import standins_from_toml
@@ -21,15 +24,7 @@ RUNTIME_DIR = Path(__file__).resolve().parent.parent
 BUNDLED_ROOTS = (RUNTIME_DIR / "lessons", RUNTIME_DIR.parent / "stubs")
 LANGS = lesson_schema.LANGS
 CUSTOM = "custom"    # the scenario of a reader's own setup text: never a preset's name
-
-
-class LessonError(ValueError):
-    """A lesson that cannot be loaded; the message names the file and the reason."""
-
-    def __init__(self, where, reason):
-        super().__init__(f"{where}: {reason}")
-        self.where = str(where)
-        self.reason = reason
+_NAMES_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -132,6 +127,10 @@ class Lesson:
     standins: object = None           # standins.Standins or None (the [standins] table)
     max_model_calls: int | None = None   # the lesson's cap on model calls (None: the default)
     diagram_title: dict | None = None   # the diagram's title {zh, en} (None: the page's default)
+    # a choice of another preset in a block's input picker clears its breakpoints
+    switch_resets_breakpoints: bool = False
+    # {block id: shown.Names}, worked out once per loaded lesson (shown_names)
+    _names: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def block(self, block_id):
         for block in self.blocks:
@@ -148,7 +147,18 @@ class Lesson:
                        f"{', '.join(preset.name for preset in self.presets)})")
 
     def read(self, path):
-        return _read(self.files[path])
+        return lesson_files.read(self.files[path])
+
+    def shown_names(self, block_id):
+        """The block's shown.Names (the calls it does not show, a whole file's own names):
+        parsed once per loaded lesson, under a lock, as the server's threads share the lesson
+        (several parses at once can fail on CPython 3.11); web/routes/pages.py asks for them
+        when the app starts."""
+        with _NAMES_LOCK:
+            if block_id not in self._names:
+                block = self.block(block_id)
+                self._names[block_id] = shown_parts.names(block, self.read(block.source))
+            return self._names[block_id]
 
     def answers(self, block_id, scenario):
         """The answers of ``input()`` in a run: the preset's ``input``, else the block's,
@@ -172,43 +182,8 @@ class Lesson:
         return texts
 
 
-def _read(path):
-    return Path(path).read_bytes().decode("utf-8")
-
-
-def _read_text(path, why):
-    """The text of a lesson's file; LessonError when it cannot be read as UTF-8."""
-    try:
-        return _read(path)
-    except OSError as error:
-        raise LessonError(path, f"cannot be read ({error.strerror or error}){why}") from None
-    except UnicodeDecodeError as error:
-        raise LessonError(path, f"is not UTF-8 text (byte {error.start}){why}") from None
-
-
 def _roots(roots):
     return [Path(root) for root in (BUNDLED_ROOTS if roots is None else roots)]
-
-
-def _check_relative(where, value):
-    if not isinstance(value, str) or not value:
-        raise LessonError(where, f"expected a relative path, got {value!r}")
-    path = PurePosixPath(value)
-    if path.is_absolute() or value.startswith(("/", "\\")) or ":" in path.parts[0] \
-            or ".." in path.parts or "\\" in value:
-        raise LessonError(where, f"path {value!r} must be relative, without '..'")
-    return value
-
-
-def resolve(value, roots, where):
-    """The absolute path of a lesson-relative path: the first root that has it."""
-    _check_relative(where, value)
-    for root in roots:
-        candidate = root / value
-        if candidate.is_file():
-            return candidate
-    names = ", ".join(str(root) for root in roots)
-    raise LessonError(where, f"file {value!r} not found in the lessons roots ({names})")
 
 
 _ID = re.compile(r"\w[\w.-]*")
@@ -307,9 +282,10 @@ def load_lesson_file(lesson_id, toml_path, roots):
 
     Every error names ``toml_path``: as the place, or beside the other file's name."""
     where = str(toml_path)
+    files = {f"{lesson_id}/lesson.toml": lesson_files.inside(  # in the folder of its folder
+        Path(toml_path), Path(toml_path).parent.parent, where, f"{lesson_id}/lesson.toml")}
     data = _parse(toml_path)
     setup, modules = data["setup"], data["modules"]
-    files = {f"{lesson_id}/lesson.toml": Path(toml_path)}
     files[setup] = resolve(setup, roots, f"{where} [setup]")
     for module in modules:
         files[module] = resolve(module, roots, f"{where} [modules]")
@@ -318,8 +294,9 @@ def load_lesson_file(lesson_id, toml_path, roots):
                     for raw in data["presets"])
     for preset in presets:
         if preset.recording is not None:
-            files[preset.recording] = resolve(preset.recording, roots,
-                                              f"{where} (preset {preset.name}) [recording]")
+            here = f"{where} (preset {preset.name}) [recording]"
+            files[preset.recording] = lesson_files.recording(
+                resolve(preset.recording, roots, here), here)
     if any(preset.name == CUSTOM for preset in presets):
         raise LessonError(f"{where} (preset {CUSTOM})",
                           f"the preset name {CUSTOM!r} is reserved for the reader's own setup")
@@ -345,7 +322,8 @@ def load_lesson_file(lesson_id, toml_path, roots):
     stand_ins = standins_from_toml(data.get("standins"), where, texts[setup], setup, LessonError)
     return Lesson(lesson_id, dict(data["title"]), dict(data["summary"]), setup, tuple(modules),
                   presets, tuple(blocks.values()), stages, files, agent, stand_ins,
-                  data.get("max_model_calls"), (data.get("diagram") or {}).get("title"))
+                  data.get("max_model_calls"), (data.get("diagram") or {}).get("title"),
+                  switch_resets_breakpoints=data.get("switch_resets_breakpoints", False))
 
 
 def _lesson_dirs(roots):
@@ -388,7 +366,7 @@ def lesson_ids(roots=None):
 def load_lesson(lesson_id, roots=None):
     """One lesson by id; KeyError (its message lists the lessons there) when no root has it."""
     roots = _roots(roots)
-    _check_relative("lesson id", lesson_id)
+    lesson_files.check_relative("lesson id", lesson_id)
     found = _lesson_dirs(roots)
     path = found.get(lesson_id)
     if path is None:

@@ -101,6 +101,21 @@ def hidden_calls(tree, shown, first_line):
     return dict(sorted(found.items()))
 
 
+@dataclass(frozen=True)
+class Names:
+    """What a block's page needs of its source beyond its rows."""
+    hidden_calls: dict          # hidden_calls: {line: [name, …]}
+    own_names: list | None      # a whole-file block's module_names, else None
+
+
+def names(block, text):
+    """The Names of ``block`` (runtime/catalog/lessons.py's Block), ``text`` its source's."""
+    tree = ast.parse(text, block.source)
+    whole = [part.name for part in block.parts] == [WHOLE]
+    return Names(hidden_calls(tree, block.parts, block.first_line),
+                 module_names(text, block.source) if whole else None)
+
+
 def module_names(text, filename):
     """The global names a module's own code binds, in order of first mention: what it
     assigns, imports, defines at its top level, and what its functions declare ``global``

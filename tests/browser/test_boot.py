@@ -47,10 +47,14 @@ def test_page_reaches_ready_with_pyodide_in_a_worker(page, server_url):
     expect(runtime).to_have_attribute("data-state", "ready")
     progress = runtime.locator("progress")
     assert progress.evaluate("p => p.value >= p.max")
-    # the worker of the page's bundle (one file: scripts/build_page.py), or worker.js
+    # the worker of the page's bundle (one file: scripts/build_page.py), started from a blob
+    # of the page's origin that imports it (so that it keeps the page's policy)
     worker = f"/static/js/{module_graph.worker_script()}"
     assert module_graph.worker_script().startswith("bundle/worker-")
-    assert any(w.url.endswith(worker) for w in page.workers), [w.url for w in page.workers]
+    (started,) = page.workers
+    assert started.url.startswith(f"blob:{server_url}/"), started.url
+    assert started.evaluate("self.name") == "loopstep-python"
+    assert any(u.endswith(worker) for u in page.watch.requests), page.watch.requests
     assert page.evaluate("typeof globalThis.loadPyodide") == "undefined"
     assert not any("pyodide.asm" in r for r in page.evaluate(
         "performance.getEntriesByType('resource').filter(e => e.initiatorType === 'script')"

@@ -2,8 +2,8 @@
 agent lesson's block has the live form, and every policy the page runs under (the served
 header, the export's meta tag, nginx's header from the export's `nginx-csp.conf`) allows
 exactly `'self'` plus the endpoint's origin — a live run from the page reaches the
-loopback provider. Without `--live`: no form, `connect-src 'self'` (an export without
-`--live` writes no policy: behind a plain static file server the page has none)."""
+loopback provider. Without `--live`: no form, `connect-src 'self'` (every export writes
+its policy, so behind a plain static file server the page has it too)."""
 import re
 
 import pytest
@@ -69,13 +69,11 @@ def test_a_site_with_live_runs_allows_exactly_its_endpoints(browser_context, liv
     watch.check(request)
 
 
-def test_without_live_there_is_no_form_and_no_other_origin(page, server_url, site_kind,
-                                                           request):
+def test_without_live_there_is_no_form_and_no_other_origin(page, server_url, site_kind):
     response = page.goto(lesson_page(server_url, site_kind))
     b = page.locator(BLOCK)
     expect(b.locator("button[data-action='run']")).to_be_visible(timeout=BOOT_TIMEOUT)
     expect(page.locator("form[data-role='live']")).to_have_count(0)
     sources = connect_sources(page, response)
-    # a plain static file server sends no policy, and a page without --live writes none
-    plain = request.config.getoption("--site") == "export"
-    assert set(sources) == ({"'self'"} if sources or not plain else set()), sources
+    # a plain static file server sends no policy: the page's meta tag is the one
+    assert sources and set(sources) == {"'self'"}, sources

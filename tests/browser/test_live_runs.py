@@ -114,3 +114,24 @@ def test_a_refused_key_is_an_auth_error(live_page, provider):
     expect(error).to_have_attribute("data-kind", "auth", timeout=BOOT_TIMEOUT)
     expect(error).to_contain_text("invalid x-api-key")
     assert "sk-wrong-key" not in error.inner_text()
+
+
+def test_a_live_run_has_a_worker_of_its_own_that_ends_with_the_run(live_page, provider):
+    """The clean room: the key goes to a worker started for this run, which has run nothing
+    else (no reader's code, no other run) and is dropped once the run has ended."""
+    page = live_page
+    provider.requests.clear()
+    # the page's own worker first: the next one to start is the run's
+    expect(page.locator("[data-role='runtime']")).to_have_attribute("data-state", "ready",
+                                                                    timeout=BOOT_TIMEOUT)
+    with page.expect_event("worker", timeout=BOOT_TIMEOUT) as started:
+        form = fill_form(page, provider.url, KEY)
+    room = started.value
+    assert room.evaluate("self.name") == "loopstep-live"
+    with room.expect_event("close", timeout=BOOT_TIMEOUT):
+        expect(form.locator("[data-role='live-status']")).to_have_attribute(
+            "data-calls", "2", timeout=BOOT_TIMEOUT)
+    expect(page.locator(BLOCK)).to_have_attribute("data-run-source", "live",
+                                                  timeout=BOOT_TIMEOUT)
+    assert room not in page.workers
+    assert provider.requests and provider.requests[0][1]["x-api-key"] == KEY

@@ -4,7 +4,9 @@ types, the precompressed copies, the app's security headers and caching, and a b
 Under `--site=nginx` the whole browser suite runs against it; here it is checked directly in
 every run (an nginx of its own when the suite runs against another site)."""
 import gzip
+import http.client
 import re
+from urllib.parse import urlsplit
 from urllib.request import Request, urlopen
 
 import brotli
@@ -87,6 +89,19 @@ def test_security_headers_and_caching_match_the_app(nginx):
     for path in ("/lessons/s06/", "/static/js/page.js", "/py/runtime/recorder.py"):
         assert get(nginx.url + path)[1]["Cache-Control"] == assets.REVALIDATE, path
     assert get(nginx.url + "/static/embed.js")[1]["Access-Control-Allow-Origin"] == "*"
+
+
+def test_a_folders_redirect_names_no_host(nginx):
+    """nginx adds the slash of a folder's URL with the path alone (absolute_redirect off),
+    never the host a forged Host header names."""
+    site = urlsplit(nginx.url)
+    conn = http.client.HTTPConnection(site.hostname, site.port, timeout=10)
+    try:
+        conn.request("GET", "/lessons/s06", headers={"Host": "evil.example"})
+        response = conn.getresponse()
+        assert response.status == 301 and response.getheader("Location") == "/lessons/s06/"
+    finally:
+        conn.close()
 
 
 def test_a_block_runs_to_its_lesson_output_on_nginx(browser_context, nginx, watch_page, request):

@@ -51,6 +51,9 @@ def router(lessons: dict, limits: dict | None, errors: dict | None = None,
     URLs), `reloading`: the pages reload themselves on a new generation (web/reload.py)."""
     routes = APIRouter()
     errors = errors or {}
+    for lesson in lessons.values():   # what the pages show of the sources, parsed once now
+        for block in lesson.blocks:   # rather than by the threads answering requests
+            lesson.shown_names(block.id)
 
     @get(routes, "/")
     def index(request: Request, lang: str | None = None):

@@ -26,6 +26,8 @@
 // This worker's own modules are asked for as soon as it runs, not imported statically
 // (that would add a round trip before it could start) nor when the boot message arrives
 // (which the page's busy main thread may hand over hundreds of milliseconds later).
+import { guest, channel, guestFetch, answerFile, importText, syncLoader, readAhead } from "./boot/guest-channel.js";
+
 const bootImport = import("./boot/boot.js");
 const pycImport = import("./boot/pyc-bundle.js");
 const recorderImport = import("./boot/snapshot-runtime.js");
@@ -49,7 +51,10 @@ const bootFailed = new Promise((_, reject) => {
 });
 bootFailed.catch(() => {});
 
-const post = (message) => self.postMessage(message);
+const post = (message) => channel.postMessage(message);
+
+// A guest (boot/guest-channel.js) asks the page for every file it reads.
+if (guest) self.fetch = guestFetch;
 
 // Download progress is posted at most this often: each post costs the page a style,
 // layout and paint pass while the worker needs the CPU.
@@ -245,7 +250,8 @@ async function boot(request) {
   } : undefined;
   watchWebAssembly();
   report(true);
-  const module = import(new URL("pyodide.mjs", message.indexURL).href).then((imported) => {
+  const importModule = guest ? importText : (url) => import(url);
+  const module = importModule(new URL("pyodide.mjs", message.indexURL).href).then((imported) => {
     mark("pyodide-imported");
     loaded += sizes["pyodide.mjs"] ?? 0;
     return imported;
@@ -258,6 +264,7 @@ async function boot(request) {
     bootURL: message.bootURL,
     bootVersion: message.bootVersion,
     given,
+    ...(guest ? guestOptions(message.indexURL) : {}),
     packages: [],
     stdout: () => {},
     stderr: () => {},
@@ -286,6 +293,7 @@ async function boot(request) {
   // recompiled from source: reported with "ready" (tests/browser/test_boot.py); none
   // when the recorder came with the snapshot, which imported nothing here
   const stale = recorder === "snapshot" ? [] : entry.stale(pyodide.toPy(compiled)).toJs();
+  if (guest) await readAhead(); // what it reads synchronously has arrived before it records
   booting = false;
   post({ type: "ready", python, path: bootPath, marks: marks(), compiled: compiled.length, stale,
     recorder });
@@ -347,9 +355,20 @@ function describe(error) {
   return lines[lines.length - 1] || text;
 }
 
-self.addEventListener("message", async (event) => {
+/** A guest's boot options (boot.js): Pyodide's module and the zips it reads synchronously
+ * come through the page, as every file does. */
+function guestOptions(indexURL) {
+  // loadPyodide awaits the module's factory: its promise is asked for now
+  const asm = importText(new URL("pyodide.asm.mjs", indexURL).href).then((m) => m.default);
+  asm.catch(() => {}); // loadPyodide reports what fails
+  return { createPyodideModule: asm, loaderFor: syncLoader,
+    loadStockSync: syncLoader(new URL("python_stdlib.zip", indexURL).href) };
+}
+
+channel.addEventListener("message", async (event) => {
   const message = event.data ?? {};
   try {
+    if (answerFile(message)) return;
     if (message.type === "head") receiveHead(message);
     else if (message.type === "boot") await boot(message);
     else if (message.type === "record" || message.type === "preset-recording") {
@@ -364,3 +383,4 @@ self.addEventListener("message", async (event) => {
     post({ type: "failed", id: message.id, message: describe(error), boot: message.type === "boot", fatal });
   }
 });
+guest?.port.start();

@@ -92,9 +92,10 @@ function compileEarly(indexURL, withBytes) {
  * been decoded, asked for now (a browser over http(s) only): pyodide.asm.mjs is imported
  * (loadPyodide's import of the same URL gets this module), and the promise of the lock
  * file's contents is returned for loadPyodide's `lockFileContents`; else null. */
-function ahead(indexURL) {
+function ahead(indexURL, imported) {
   if (!/^https?:/.test(indexURL)) return null;
-  import(indexURL + "pyodide.asm.mjs").catch(() => {}); // loadPyodide reports what fails
+  // (a guest's worker hands loadPyodide the module itself: `createPyodideModule`)
+  if (!imported) import(indexURL + "pyodide.asm.mjs").catch(() => {}); // loadPyodide reports what fails
   const lockFile = fetch(indexURL + "pyodide-lock.json").then((response) => {
     if (!response.ok) throw new Error(`pyodide-lock.json: HTTP ${response.status}`);
     return response.json();
@@ -307,7 +308,7 @@ export async function bootPyodide(pyodideModule, { indexURL, bootURL, ...rest } 
     const wasmP = useSnapshot ? wasm?.bytes ?? readBytes(indexURL + "pyodide.asm.wasm") : null;
     snapshotP?.catch(() => {});
     wasmP?.catch(() => {});
-    config.lockFile = ahead(indexURL);
+    config.lockFile = ahead(indexURL, Boolean(options.createPyodideModule));
     module = await imported;
     let manifest = null;
     try {

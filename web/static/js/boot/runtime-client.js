@@ -1,4 +1,13 @@
-// The page's side of the Python worker: one shared worker per page.
+// The page's side of the Python worker: one shared worker per page for the site's own code,
+// beside it a guest runtime for code a reader, a link or a file brings, and a clean room for
+// each live run (docs/design.md, "Who runs what").
+//
+// Runs of the site's presets (with the reader's questions: the read-only evaluator cannot
+// call out) go to the shared worker. A run with a custom setup, a fork or a loaded
+// recording file goes to the guest (boot/guest-client.js): a worker in an opaque-origin
+// frame that can reach neither the page, its storage and cookies, nor the site's origin.
+// A live run gets a worker of its own that has never run anything else, dropped when the
+// run ends: the key typed into the live form reaches that worker alone.
 //
 // Boots on first need, queues record requests made before it is ready, gives
 // up on a boot that takes too long, and terminates a worker whose recording
@@ -28,8 +37,15 @@ export class RecordError extends Error {
 }
 
 export class RuntimeClient extends EventTarget {
-  constructor(config, { bootTimeout = BOOT_TIMEOUT_MS, recordTimeout = RECORD_TIMEOUT_MS } = {}) {
+  constructor(config, { bootTimeout = BOOT_TIMEOUT_MS, recordTimeout = RECORD_TIMEOUT_MS,
+    fresh = false, name = "loopstep-python" } = {}) {
     super();
+    this.config = config;
+    // `fresh`: never the head's early worker, and its marks stay off the page's timeline
+    this.fresh = fresh;
+    this.name = name;
+    this.guest = null;    // the guest runtime's client, once a guest run asked for it
+    this.liveRoom = null; // the live run's own client, while one runs
     // the worker the config names (the bundle's one file once built: web/module_graph.py),
     // as the head's early script starts it
     this.workerURL = new URL(config.worker, document.baseURI);
@@ -58,9 +74,9 @@ export class RuntimeClient extends EventTarget {
     this.ready = new Promise((resolve, reject) => {
       // the worker the head's early script started (or left to start now: a page with
       // shipped traces), once; else (a restart) a new one
-      window.loopstepStartEarly?.();
-      const early = window.loopstepEarlyWorker;
-      const worker = early?.worker ?? new Worker(this.workerURL, { type: "module", name: "loopstep-python" });
+      if (!this.fresh) window.loopstepStartEarly?.();
+      const early = this.fresh ? null : window.loopstepEarlyWorker;
+      const worker = early?.worker ?? this.createWorker();
       this.worker = worker;
       const timer = setTimeout(() => fail(new RecordError(seconds(this.bootTimeout), "runtime")),
         this.bootTimeout);
@@ -76,7 +92,7 @@ export class RuntimeClient extends EventTarget {
         if (m.type === "progress") this.setState("loading", { loaded: m.loaded, total: m.total });
         else if (m.type === "ready") {
           clearTimeout(timer);
-          copyMarks(m.marks);
+          if (!this.fresh) copyMarks(m.marks);
           this.setState("ready", { python: m.python, path: m.path, compiled: m.compiled,
             stale: m.stale, recorder: m.recorder });
           resolve();
@@ -112,8 +128,27 @@ export class RuntimeClient extends EventTarget {
    * {name, text}, a recording file answering the model calls (a RecordError of kind
    * "recording" when it cannot answer this block's). */
   record({ lesson, block, scenario, maxSteps, setup, questions, fork, recording }) {
-    return this.ask({ type: "record", lesson, block, scenario, maxSteps, setup, questions, fork,
-      recording });
+    const message = { type: "record", lesson, block, scenario, maxSteps, setup, questions, fork,
+      recording };
+    if (this.fresh || !isGuestRun(message)) return this.ask(message);
+    return this.guestClient().then((guest) => guest.ask(message));
+  }
+
+  /** The worker a restart (or a fresh client) starts: see startWorker. */
+  createWorker() {
+    return startWorker(this.workerURL, this.name);
+  }
+
+  /** Boot the guest runtime ahead of a guest run the reader is about to make (an editor
+   * opened, a link's code shown): its boot overlaps the reader's typing. */
+  prepareGuest() {
+    if (!this.fresh) this.guestClient().then((guest) => guest.boot()).catch(() => {});
+  }
+
+  /** The guest runtime's client (boot/guest-client.js), made on first need. */
+  guestClient() {
+    this.guest ??= import("./guest-client.js").then(({ GuestClient }) => new GuestClient(this.config));
+    return this.guest;
   }
 
   /** The text of the recording file of preset `scenario` ("" when it has none). */
@@ -124,14 +159,40 @@ export class RuntimeClient extends EventTarget {
   /** A live run (docs/live.md): `options` {provider, baseUrl, model, key, timeoutMs,
    * input?} as JSON text; resolves with the worker's JSON text {recording, status, error};
    * "live-call" events tell of each call. No watchdog: each request has its own timeout. */
-  live({ lesson, block, scenario, maxSteps, options }) {
-    return this.ask({ type: "live", lesson, block, scenario, maxSteps, options }, null);
+  async live({ lesson, block, scenario, maxSteps, options }) {
+    this.stop();
+    // a clean room: a worker of its own, which has run nothing before and is dropped after
+    const room = new RuntimeClient(this.config, { fresh: true, name: "loopstep-live" });
+    this.liveRoom = room;
+    const forward = (event) => this.dispatchEvent(new CustomEvent("live-call", { detail: event.detail }));
+    room.addEventListener("live-call", forward);
+    try {
+      return await room.ask({ type: "live", lesson, block, scenario, maxSteps, options }, null);
+    } finally {
+      room.removeEventListener("live-call", forward);
+      room.close("ended", "stopped");
+      if (this.liveRoom === room) this.liveRoom = null;
+    }
   }
 
-  /** End the live run at once: the worker is replaced (a synchronous request cannot be
+  /** End the live run at once: its worker is dropped (a synchronous request cannot be
    * interrupted); its pending requests fail with kind "stopped". */
   stop() {
-    if (this.worker) this.restart(this.worker, "stopped", "stopped");
+    this.liveRoom?.close("stopped", "stopped");
+  }
+
+  /** Drop this client's worker for good; pending requests fail with `kind`. */
+  close(message, kind) {
+    if (this.worker) this.discard(this.worker);
+    this.rejectPending(message, kind);
+  }
+
+  rejectPending(message, kind) {
+    for (const [id, entry] of this.pending) {
+      clearTimeout(entry.timer);
+      entry.reject(new RecordError(message, kind));
+      this.pending.delete(id);
+    }
   }
 
   async ask(message, timeout = this.recordTimeout) {
@@ -166,11 +227,7 @@ export class RuntimeClient extends EventTarget {
   restart(worker, message, kind) {
     if (this.worker !== worker) return;
     this.discard(worker);
-    for (const [id, entry] of this.pending) {
-      clearTimeout(entry.timer);
-      entry.reject(new RecordError(message, kind));
-      this.pending.delete(id);
-    }
+    this.rejectPending(message, kind);
     this.setState("idle", { message, kind });
     this.dispatchEvent(new CustomEvent("restarted", { detail: { message, kind } }));
     this.boot();
@@ -183,6 +240,22 @@ export class RuntimeClient extends EventTarget {
       this.ready = null;
     }
   }
+}
+
+/** Whether a record request runs code a reader, a link or a file brought: a custom setup,
+ * a fork or a loaded recording file (the guest runtime's), not only the site's. */
+export function isGuestRun({ setup, fork, recording }) {
+  return (setup !== undefined && setup !== null) || Boolean(fork) || Boolean(recording);
+}
+
+/** A worker running the module at `url`, started from a blob: such a worker keeps the
+ * page's Content-Security-Policy on every host (a worker started from its own URL gets
+ * only what its response's headers say, nothing on a plain static host). The head's early
+ * script (runtime-early.js) starts the first one the same way. */
+export function startWorker(url, name) {
+  const source = `import ${JSON.stringify(String(url))};`;
+  const blob = new Blob([source], { type: "text/javascript" });
+  return new Worker(URL.createObjectURL(blob), { type: "module", name });
 }
 
 /** The worker's boot milestones on the page's timeline (docs/performance.md). */

@@ -50,7 +50,11 @@
     // started after the page is interactive: the big downloads yield to the page's own
     const priority = deferred ? { priority: "low" } : {};
     const base = document.baseURI;
-    const worker = new Worker(new URL(config.worker, base), { type: "module", name: "loopstep-python" });
+    // started from a blob, so that it keeps the page's policy on every host (startWorker,
+    // runtime-client.js, does the same for a restart)
+    const source = `import ${JSON.stringify(new URL(config.worker, base).href)};`;
+    const worker = new Worker(URL.createObjectURL(new Blob([source], { type: "text/javascript" })),
+      { type: "module", name: "loopstep-python" });
     const events = [];
     const keep = (event) => {
       if (event.type === "error") event.preventDefault();

@@ -1,0 +1,118 @@
+// The guest runtime: where code that a reader, a link or a file brings runs (a custom
+// setup, a fork, a loaded recording file). Its worker lives in a frame with
+// sandbox="allow-scripts" and no allow-same-origin (web/static/guest.html): an opaque
+// origin, so it reaches neither this page, its storage and cookies, nor the site's origin
+// (a request it made would be cross-origin and uncredentialed, and its policy allows it
+// none: connect-src 'none'). Every file it needs, it asks of this page, which answers only
+// the runtime's own files (runtimeFiles) and fetches them itself. The frame is created on
+// the first guest run; terminating the worker removes the frame.
+
+import { RuntimeClient } from "./runtime-client.js";
+
+export class GuestClient extends RuntimeClient {
+  constructor(config) {
+    super(config, { fresh: true, name: "loopstep-guest" });
+    this.frameURL = new URL(config.guest, document.baseURI);
+    this.allowed = runtimeFiles(config, document.baseURI);
+  }
+
+  createWorker() {
+    return new GuestWorker(this.frameURL, this.workerURL, this.allowed);
+  }
+}
+
+/** A predicate on URLs: the runtime's own files that a guest may be handed — Pyodide's
+ * folder, the boot set's, the Python bundles and the precompiled recorder, on this
+ * document's origin; a path of plain characters only (no escapes, no dot segments: a host
+ * may decode them), nothing else (not the site's other files). */
+export function runtimeFiles(config, base) {
+  const at = (relative) => (relative ? new URL(relative, base) : null);
+  const origin = new URL(base).origin;
+  const python = config.python ?? {};
+  const folders = [at(config.pyodide?.indexURL)?.pathname, at(config.pyodide?.bootURL)?.pathname]
+    .filter(Boolean);
+  const files = new Set([...(python.bundles ?? []), python.runtime?.bundle, python.runtime?.compiled]
+    .filter(Boolean).map((relative) => at(relative).pathname));
+  return (url) => {
+    if (url.origin !== origin || !/^[A-Za-z0-9._/-]+$/.test(url.pathname)) return false;
+    if (url.pathname.split("/").some((part) => part === "." || part === "..")) return false;
+    if (files.has(url.pathname)) return !url.search;
+    return folders.some((f) => url.pathname.startsWith(f) && url.pathname.length > f.length);
+  };
+}
+
+/** The guest's worker as the runtime client sees one (postMessage, message and error
+ * events, terminate), hosted by a sandboxed frame and spoken to over a MessagePort. */
+class GuestWorker extends EventTarget {
+  constructor(frameURL, workerURL, allowed) {
+    super();
+    this.allowed = allowed;
+    const { port1, port2 } = new MessageChannel();
+    this.port = port1;
+    port1.addEventListener("message", (event) => {
+      const message = event.data ?? {};
+      if (message.type === "file") this.serve(message);
+      else this.dispatchEvent(new MessageEvent("message", { data: message }));
+    });
+    port1.start();
+    const frame = (this.frame = document.createElement("iframe"));
+    frame.setAttribute("sandbox", "allow-scripts");
+    frame.setAttribute("aria-hidden", "true");
+    frame.tabIndex = -1;
+    frame.title = "loopstep guest runtime";
+    frame.hidden = true;
+    frame.dataset.role = "guest-runtime";
+    this.onWindowMessage = (event) => {
+      if (event.source !== frame.contentWindow || !frame.contentWindow) return;
+      const { type, message } = event.data ?? {};
+      if (type === "loopstep:guest-frame") this.start(workerURL, port2);
+      else if (type === "loopstep:guest-error") this.fail(message);
+    };
+    window.addEventListener("message", this.onWindowMessage);
+    frame.src = frameURL.href;
+    document.body.append(frame);
+  }
+
+  /** Hand the frame the worker's source (the one-file bundle, fetched here: the frame can
+   * fetch nothing) and the worker's end of the port. */
+  async start(workerURL, port) {
+    if (this.started) return;
+    this.started = true;
+    try {
+      const response = await fetch(workerURL, { credentials: "omit" });
+      if (!response.ok) throw new Error(`${workerURL.pathname}: HTTP ${response.status}`);
+      const source = await response.text();
+      this.frame.contentWindow?.postMessage({ type: "loopstep:guest-start", source, port }, "*", [port]);
+    } catch (error) {
+      this.fail(`guest runtime: ${error?.message ?? error}`);
+    }
+  }
+
+  fail(message) {
+    this.dispatchEvent(new ErrorEvent("error", { message: String(message ?? "guest worker error") }));
+  }
+
+  /** A file the guest asks for: fetched here when it is one of the runtime's, else refused. */
+  async serve({ file, url }) {
+    try {
+      const target = new URL(String(url), document.baseURI);
+      if (!this.allowed(target)) throw new Error(`not a runtime file: ${target.pathname}`);
+      const response = await fetch(target, { credentials: "omit" });
+      const bytes = await response.arrayBuffer();
+      this.port.postMessage({ type: "file-answer", file, status: response.status,
+        contentType: response.headers.get("Content-Type") ?? "", bytes }, [bytes]);
+    } catch (error) {
+      this.port.postMessage({ type: "file-answer", file, error: String(error?.message ?? error) });
+    }
+  }
+
+  postMessage(message, transfer) {
+    this.port.postMessage(message, transfer ?? []);
+  }
+
+  terminate() {
+    window.removeEventListener("message", this.onWindowMessage);
+    this.port.close();
+    this.frame.remove();
+  }
+}
