@@ -6,6 +6,7 @@ from pathlib import Path
 import questions_bench
 import agent_calls
 import recordings
+import guest
 import navigation
 import shipped
 
@@ -129,6 +130,7 @@ def rows(results: dict) -> list[tuple[str, str, str, str]]:
     out += agent_calls.rows(results.get("agent"))
     out += shipped.rows(results.get("shipped"))
     out += navigation.rows(results.get("navigation"))
+    out += guest.rows(results.get("guest"))
     out += recordings.rows(results.get("recordings"))
     return out
 

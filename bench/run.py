@@ -27,6 +27,8 @@ alternating A/B, medians with min/max:
      cursor painted (bench/shipped.py); navigation: the same path with the reader's clicks
      driven from outside, phase by phase (bench/navigation.py); both against a stock boot,
      unthrottled and under CPU ×4 + fast 4G.
+ 13. guest: a link's custom setup run by the guest runtime (booted first) beside a preset's
+     run with a question in the page's worker (bench/guest.py).
 Writes bench/results.json and docs/performance.md; with --only, the sections not measured
 are kept from the previous bench/results.json (and named as such in the document).
 """
@@ -50,6 +52,7 @@ sys.path.insert(0, str(HERE))
 import breakdown  # noqa: E402
 import agent_calls  # noqa: E402
 import browser  # noqa: E402
+import guest  # noqa: E402
 import measures  # noqa: E402
 import navigation  # noqa: E402
 import questions_bench  # noqa: E402
@@ -64,7 +67,7 @@ LOAD_PATHS = ["/lessons/s06", "/api/lessons/s06/blocks/run_subagent/presets/norm
               PYODIDE_URL + "pyodide.asm.wasm"]
 FULL_STEPS = 1_100_000
 SECTIONS = ("boot", "breakdown", "trace", "cpython", "load", "ui", "align", "caps", "replay",
-            "questions", "agent", "origins", "shipped", "navigation", "recordings")
+            "questions", "agent", "origins", "shipped", "navigation", "recordings", "guest")
 
 
 def free_port() -> int:
@@ -204,6 +207,9 @@ def main(argv: list[str] | None = None) -> int:
                 print("Debug from the shipped traces vs a stock boot ...", flush=True)
                 results["shipped"] = shipped.section(pw, base, 2 if args.quick else 5,
                                                      1 if args.quick else 3)
+            if "guest" in only:
+                print("a guest's run (custom setup) vs a preset's run with a question ...", flush=True)
+                results["guest"] = guest.section(pw, base, 2 if args.quick else 5)
             if "navigation" in only:
                 print("navigation → paused, the reader's clicks, vs a stock boot ...", flush=True)
                 results["navigation"] = navigation.section(pw, base, 2 if args.quick else 5,

@@ -34,19 +34,28 @@ FORMAT = 1
 # --max-steps` changes it there) and `loopstep trace`'s. Low enough that a runaway loop
 # ends in seconds with its partial run (the bundled lessons' runs take at most ~400).
 DEFAULT_MAX_STEPS = 10_000
+# The output cap of every recording: a run whose output passes this many characters stops
+# there with its partial run, its output kept up to the cap (status step_limit, limit kind
+# "output"). About 1 MB of text, which the page shows and steps through without a long task.
+MAX_OUTPUT_CHARS = 1_000_000
 _INLINED = frozenset({"<listcomp>", "<dictcomp>", "<setcomp>"})
 _NOT_RUN = types.SimpleNamespace(result=None, error=None, stacks=[])  # a program that never ran
 
 
 class Output(io.TextIOBase):
     """Captured stdout/stderr; ``units`` is its length in UTF-16 code units. While
-    ``muted`` (a question is being evaluated, questions.py) what is written is dropped."""
+    ``muted`` (a question is being evaluated, questions.py) what is written is dropped.
+    With a ``cap``, at most that many characters are kept: a write that passes it keeps
+    what fits and calls ``on_cap`` (the recorder's: it stops the run)."""
 
-    def __init__(self, folder=None):
+    def __init__(self, folder=None, cap=None):
         self.parts = []
         self.units = 0
+        self.chars = 0
         self.muted = False
         self.folder = folder   # values.Folder: the run's folder as the trace shows it
+        self.cap = cap
+        self.on_cap = None
 
     def writable(self):
         return True
@@ -57,8 +66,15 @@ class Output(io.TextIOBase):
         if self.muted:
             return len(text)
         shown = presented(text, self.folder)
+        cap = self.cap
+        passed = cap is not None and self.chars + len(shown) > cap
+        if passed:
+            shown = shown[:cap - self.chars]
         self.parts.append(shown)
+        self.chars += len(shown)
         self.units += len(shown) + sum(1 for ch in shown if ord(ch) > 0xFFFF)
+        if passed and self.on_cap is not None:
+            self.on_cap()
         return len(text)
 
     def getvalue(self):
@@ -205,6 +221,15 @@ def record_packed(lesson, block, scenario, *, roots=None, max_steps=DEFAULT_MAX_
     return wire.dumps(wire.packed(header, cols))
 
 
+def _output_full(builder):
+    """The output passed its cap: the run stops here (once; a run already stopped by
+    another cap keeps that one)."""
+    if builder.stopped:
+        raise StopRecording()
+    builder.cap_reached("output", MAX_OUTPUT_CHARS, (
+        f"stopped: the output passed {MAX_OUTPUT_CHARS:,} characters, the output limit"))
+
+
 def _replayed(spec, block, scenario, recording):
     """The recording answering this run's model calls (given, or the preset's), or None."""
     if recording is not None:
@@ -246,7 +271,7 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, ques
     program_files = {p.path for p in programs}
     # the run, built from its parts; `folder` is how every part shows the run's folder
     folder = Folder()
-    output = Output(folder)
+    output = Output(folder, MAX_OUTPUT_CHARS)
     asked = Questions(questions, shown.line_count, output, folder) if questions else None
     builder = TraceBuilder(first_line=shown.first_line, ranges=ranges,
                            main_codes=main_codes, root_codes=codes,
@@ -254,6 +279,7 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, ques
                            max_steps=max_steps, folder=folder)
     if asked is not None and asked.active:
         builder.questions = asked
+    output.on_cap = lambda: _output_full(builder)
     engine = backends.make(backend, traced, builder, program_files)
     replay = Replay(recording, lambda text: presented(text, folder)) if recording else None
     answers = replay or live
@@ -303,6 +329,7 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, ques
             finally:
                 if watcher is not None:
                     watcher.stop()
+            output.on_cap = output.cap = None   # the traceback of what escaped is kept whole
             if tb_text:
                 output.write(tb_text)
             setup_error = escaped and custom.runtime_error(escaped, spec.setup, program_files,

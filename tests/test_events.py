@@ -39,6 +39,20 @@ def test_the_page_and_python_define_the_same_events():
     assert page["hitCodes"] == [name in events.HIT_EVENTS for name in events.EVENTS]
 
 
+def test_the_page_names_every_cap_that_ends_a_run():
+    """The caps (trace ``limit.kind``) are one table per language, and the page's status
+    has its words for each, in both languages."""
+    page = node('import * as e from "./web/static/js/model/events.js";'
+                'import { CAP_KEYS } from "./web/static/js/page/block-status.js";'
+                'console.log(JSON.stringify({limits: e.LIMITS, keys: CAP_KEYS}))')
+    assert page["limits"] == list(events.LIMITS) == ["steps", "model_calls", "output"]
+    assert sorted(page["keys"]) == sorted(events.LIMITS)
+    messages = json.loads((ROOT / "web" / "messages.json").read_text("utf-8"))
+    for lang in ("zh", "en"):
+        for key in page["keys"].values():
+            assert f"status_{key}" in messages[lang] and f"status_paused_{key}" in messages[lang]
+
+
 def test_trace_break_prints_the_pages_hits(tmp_path):
     line = 7   # `yield turn`: line steps, and the yield's return and the resume's call steps
     packed = record_packed("gen", "spend", "normal", roots=[CORPUS])

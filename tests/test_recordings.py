@@ -17,6 +17,7 @@ from loopstep.runtime import cli
 from loopstep.runtime.recorder import record
 from loopstep.runtime.recording import format as recording_format
 from loopstep.runtime.recording import schema
+from loopstep.runtime.browser import worker
 from loopstep.runtime.recording.live import Live
 from loopstep.runtime.recording.replay import NoAnswer, Replay
 
@@ -268,6 +269,49 @@ def test_a_bad_file_names_its_path_the_json_path_and_the_reason(recorded, tmp_pa
     path.write_text('{"cycles": []}')
     assert cli.main(["trace", "agent-whole/agent_loop", "--recording", str(path)]) == 2
     assert "$.format: not a loopstep recording" in capsys.readouterr().err
+
+
+def _nested(recording, depth):
+    """``recording`` whose first response's first content part nests ``depth`` lists more."""
+    text = json.dumps(recording)
+    at = text.index('"content": [', text.index('"response"')) + len('"content": [')
+    return text[:at] + "[" * depth + "]" * depth + ", " + text[at:]
+
+
+def test_a_recording_nested_100000_deep_is_refused_before_it_is_parsed(recorded, tmp_path,
+                                                                        capsys):
+    text = _nested(recorded, 100_000)
+    deep = "$.calls[0].response.content[0]" + "[0]" * (recording_format.MAX_DEPTH - 5)
+    with pytest.raises(recording_format.RecordingError) as refused:
+        recording_format.loads(text, "deep.json")
+    assert str(refused.value) == (f"deep.json: nested too deeply at {deep} (more than "
+                                  f"{recording_format.MAX_DEPTH} levels of arrays and objects)")
+    # the page's worker says the same, in one line, and nothing ran out of stack
+    assert worker.recording_problem(text, "deep.json", "agent-whole", "agent_loop",
+                                    [str(REPO / "runtime" / "lessons"), str(REPO / "stubs")]) \
+        == str(refused.value)
+    path = tmp_path / "deep.json"
+    path.write_text(text)
+    assert cli.main(["trace", "agent-whole/agent_loop", "--scenario", "delegates",
+                     "--recording", str(path)]) == 2
+    assert f"nested too deeply at {deep} (more than" in capsys.readouterr().err
+
+
+def test_a_recording_nested_up_to_the_cap_is_read(recorded):
+    depth = recording_format.MAX_DEPTH - 5   # the document, calls, a call, response, content
+    assert recording_format.too_deep(_nested(recorded, depth)) is None
+    assert recording_format.too_deep(_nested(recorded, depth + 1)) is not None
+    assert recording_format.loads(_nested(recorded, depth))["calls"][0]["response"]["content"][0]
+
+
+@pytest.mark.parametrize("text, path", [
+    ('{"a": "[[[[' + "[" * 100 + '"}', None),                 # brackets in a string count not
+    ('{"k\\"": ' + "[" * 70 + "]" * 70 + "}", '$["k\\""]' + "[0]" * 63),
+    ('[1, 2, {"b": ' + "{}" * 3 + "[" * 70, "$[2].b" + "[0]" * 62),
+    ('{"' + "x" * 100 + '": ' + "[" * 70, '$["' + "x" * 39 + '…"]' + "[0]" * 63),
+])
+def test_the_json_path_where_nesting_passes_the_cap(text, path):
+    assert recording_format.too_deep(text) == path
 
 
 def _lessons_with_a_recording(root, recording):

@@ -6,9 +6,11 @@ import time
 from pathlib import Path
 
 from loopstep.runtime import cli
-from loopstep.runtime.recorder import DEFAULT_MAX_STEPS, record
+from loopstep.runtime.recorder import DEFAULT_MAX_STEPS, MAX_OUTPUT_CHARS, record
+from loopstep.runtime.trace.wire import pack, unpack
 
 FIXTURE = Path(__file__).parent / "browser" / "fixture_lessons" / "runaway"
+FLOOD = [Path(__file__).parent / "browser" / "fixture_lessons"]   # flood/: prints 80 MB
 
 
 def lessons(tmp_path, extra=""):
@@ -44,6 +46,41 @@ def test_a_loop_that_prints_forever_stops_at_the_default_step_cap(tmp_path):
     assert len(trace["steps"]) == DEFAULT_MAX_STEPS
     assert trace["message"] == (f"stopped after {DEFAULT_MAX_STEPS} steps: the step limit; "
                                 "raise it with --max-steps N")
+
+
+def test_a_run_that_prints_80_mb_stops_at_the_output_cap_steppable():
+    started = time.monotonic()
+    trace = record("flood", "flood", "normal", roots=FLOOD)
+    assert time.monotonic() - started < 10   # stopped early, not after printing 80 MB
+    assert MAX_OUTPUT_CHARS == 1_000_000
+    assert trace["status"] == "step_limit"
+    assert trace["limit"] == {"kind": "output", "cap": MAX_OUTPUT_CHARS}
+    assert trace["message"] == "stopped: the output passed 1,000,000 characters, the output limit"
+    assert trace["stdout"] == "start\n" + ("x" * 1000 + "\n") * 998 + "x" * 996
+    assert len(trace["stdout"]) == MAX_OUTPUT_CHARS
+    steps = trace["steps"]
+    assert len(steps) == 2 + 2 * 999 < DEFAULT_MAX_STEPS   # every step up to the 999th print
+    assert steps[-1]["line"] == 4 and steps[-1]["set"] == {"i": "998"}
+    assert steps[-1]["out"] == len("start\n") + 998 * 1001
+    assert unpack(pack(trace)) == trace   # the packed form the page reads holds the same
+
+
+def test_a_setup_that_prints_80_mb_stops_at_the_output_cap():
+    """Untraced code (a reader's setup) is capped as well: no step cap would stop it."""
+    setup = "for i in range(80_000):\n    print('y' * 1000)\n"
+    trace = record("flood", "flood", "custom", roots=FLOOD, setup=setup)
+    assert trace["status"] == "step_limit" and trace["steps"] == []
+    assert trace["limit"] == {"kind": "output", "cap": MAX_OUTPUT_CHARS}
+    assert trace["stdout"] == ("y" * 1000 + "\n") * 999 + "y" and "setup_error" not in trace
+
+
+def test_output_caught_past_the_cap_still_stops_the_run():
+    """A program that catches the stop and prints on gets no more output and no more steps."""
+    setup = ("for i in range(2_000):\n    try:\n        print('z' * 1000)\n"
+             "    except BaseException:\n        pass\n")
+    trace = record("flood", "flood", "custom", roots=FLOOD, setup=setup)
+    assert trace["limit"] == {"kind": "output", "cap": MAX_OUTPUT_CHARS}
+    assert len(trace["stdout"]) == MAX_OUTPUT_CHARS and trace["steps"] == []
 
 
 def test_a_finished_run_names_no_cap():

@@ -1,11 +1,13 @@
 """Watches against the locals: a watch skipped while its inputs cannot have changed
 (runtime/questions/code.py) still shows what evaluating it at every step would show."""
 
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from loopstep.runtime.catalog.lessons import load_lessons
+from loopstep.runtime.questions.watches import MAX_WATCHES
 from loopstep.runtime.recorder import record
 from test_questions import cases, recorder_tests   # question_cases.py and test_recorder.py, loaded
 
@@ -95,3 +97,23 @@ def test_a_watch_follows_what_changes_outside_its_locals(tmp_path):
     assert seen[1][-1]["error"].startswith("not evaluated: calling")
     assert seen[3] == [{"error": "NameError: name 'word' is not defined"}, "'WORD'"]
     assert trace["stdout"] == ""
+
+
+def test_watches_are_capped_alike_in_python_and_the_page(tmp_path):
+    """At most MAX_WATCHES watches: the recorder refuses more, naming the cap; the page's
+    model leaves more out (tests/js/omni.test.mjs), with the same number."""
+    done = subprocess.run(["node", "--input-type=module", "-e",
+                           'import { MAX_WATCHES } from "./web/static/js/model/questions.js";'
+                           'console.log(MAX_WATCHES)'],
+                          cwd=HERE.parent, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) == MAX_WATCHES == 50
+    root = recorder_tests.write_lesson(tmp_path, CHANGES)
+    names = [f"COUNT + {k}" for k in range(MAX_WATCHES)]
+    trace = record("t", "counting", "normal", roots=[root], questions={"watches": names})
+    values = cases.watch_values(trace)
+    last = max(n for n, s in enumerate(trace["steps"]) if s["fn"] == "counting")
+    assert values[last][MAX_WATCHES - 1] == str(3 + MAX_WATCHES - 1)   # COUNT is 3 by then
+    with pytest.raises(ValueError, match=r"^questions: at most 50 watches, not 70000$"):
+        record("t", "counting", "normal", roots=[root],
+               questions={"watches": [f"COUNT + {k}" for k in range(70_000)]})

@@ -5,6 +5,8 @@ import importlib.util
 import json
 import py_compile
 
+import pytest
+
 from loopstep.runtime.browser import worker
 from loopstep.runtime.catalog.lessons import BUNDLED_ROOTS
 from loopstep.runtime.recorder import record_packed
@@ -40,3 +42,11 @@ def test_stale_names_modules_compiled_from_other_sources(tmp_path):
     edited.write_text("X = 2\n")
     gone.unlink()
     assert worker.stale(compiled) == [str(edited), str(gone)]
+
+
+def test_a_fork_or_questions_nested_too_deeply_are_refused_before_parsing():
+    deep = '{"call": "model:1", "value": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    with pytest.raises(ValueError, match=r"fork: nested too deeply at \$\.value"):
+        worker.record("s06", "run_subagent", "normal", ROOTS, 0, fork=deep)
+    with pytest.raises(ValueError, match=r"questions: nested too deeply at \$"):
+        worker.record("s06", "run_subagent", "normal", ROOTS, 0, questions="[" * 70 + "]" * 70)

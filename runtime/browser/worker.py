@@ -56,12 +56,22 @@ def record(lesson, block, scenario, roots, max_steps, setup=None, questions=None
     if setup is not None:
         kwargs["setup"] = setup
     if questions:
-        kwargs["questions"] = json.loads(questions)
+        kwargs["questions"] = _loads(questions, "questions")
     if fork:
-        kwargs["fork"] = json.loads(fork)
+        kwargs["fork"] = _loads(fork, "fork")
     if recording:
         kwargs["recording"] = json.loads(recording)
     return recorder.record_packed(lesson, block, scenario, **kwargs)
+
+
+def _loads(text, what):
+    """JSON a link may have brought, refused before parsing when nested past the
+    recordings' depth cap (a parser's recursion would break the worker first)."""
+    deep = recording_format.too_deep(text)
+    if deep is not None:
+        raise ValueError(f"{what}: nested too deeply at {deep} (more than "
+                         f"{recording_format.MAX_DEPTH} levels of arrays and objects)")
+    return json.loads(text)
 
 
 def record_live(lesson, block, scenario, roots, max_steps, options, send, report):

@@ -31,7 +31,7 @@ from .expressions import Refused, error_text, template_parts
 from .code import Failed, Frame, compile_group
 from ..trace.steps import OWN_LINE
 from ..trace.values import MAX_CHARS, presented
-from .watches import Watches
+from .watches import MAX_WATCHES, Watches
 
 LINE = 1
 RETURN = 2
@@ -113,6 +113,8 @@ class Questions:
         if not isinstance(bps, list) or not isinstance(watches, list) \
                 or not all(isinstance(w, str) and w.strip() for w in watches):
             raise ValueError("questions: breakpoints must be a list, watches a list of texts")
+        if len(watches) > MAX_WATCHES:
+            raise ValueError(f"questions: at most {MAX_WATCHES} watches, not {len(watches)}")
         self.breakpoints = [Breakpoint(k, b, line_count) for k, b in enumerate(bps)]
         self.watches = Watches(watches, folder) if watches else None
         self.by_span = {}

@@ -13,6 +13,10 @@ from .code import Failed, Group, compile_group
 from ..trace.steps import encode_fast
 from ..trace.values import IMMUTABLE_SCALARS
 
+# The most watches a recording evaluates: more are refused (the page's model/questions.js
+# MAX_WATCHES leaves a link's further watches out; tests/test_watches.py holds the two equal).
+MAX_WATCHES = 50
+
 _MISSING = object()
 _EQUAL_IS_SAME = (int, str, bytes)   # types whose equal values show the same text
 

@@ -16,12 +16,21 @@ body alone.
 """
 
 import json
+import re
 
 from .schema import SCHEMA, first_error
 
 FORMAT = "loopstep-recording"
 VERSION = 1
 _RESPONSE_KEY = {"anthropic": "content", "openai": "choices"}
+# Arrays and objects a recording may nest, the document itself the first: a deeper file is
+# refused before it is parsed (parsers recurse; in the page's worker a deep enough file
+# would overflow the stack). A provider's request or response nests about ten.
+MAX_DEPTH = 64
+_STRING = r'"[^"\\]*(?:\\.[^"\\]*)*"'
+_NESTING = re.compile(_STRING + r'|[\[\]{}]')
+_TOKEN = re.compile(_STRING + r'|[\[\]{}:,]')
+_SHOWN_KEY = 40   # characters of a key a JSON path shows
 
 
 class RecordingError(ValueError):
@@ -62,7 +71,69 @@ def check_made_for(recording, lesson, block, where="recording"):
     return recording
 
 
+def too_deep(text, limit=MAX_DEPTH):
+    """The JSON path of the first array or object of ``text`` nested deeper than ``limit``
+    (``$.calls[0].response``), or None. Reads the text once, without recursion; a text that
+    is not JSON gets an answer that does not matter (parsing it fails)."""
+    if text.count("[") + text.count("{") <= limit or not _deeper(text, limit):
+        return None
+    path = []   # per open container: [is an array, index or key]
+    key = None  # the last string: the key, when a ':' follows
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        head = token[0]
+        if head == '"':
+            key = token
+        elif head == ":":
+            if path and not path[-1][0]:
+                path[-1][1] = key
+        elif head == ",":
+            if path and path[-1][0]:
+                path[-1][1] += 1
+        elif head in "[{":
+            if len(path) == limit:
+                return _json_path(path)
+            path.append([head == "[", 0 if head == "[" else None])
+        elif path:
+            path.pop()
+    return None
+
+
+def _deeper(text, limit):
+    """Whether ``text`` nests deeper than ``limit`` (the quick pass: brackets and strings)."""
+    depth = 0
+    for match in _NESTING.finditer(text):
+        head = match.group()[0]
+        if head in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif head in "]}":
+            depth -= 1
+    return False
+
+
+def _json_path(path):
+    parts = ["$"]
+    for is_array, at in path:
+        if is_array:
+            parts.append(f"[{at}]")
+            continue
+        try:
+            name = json.loads(at) if at is not None else "?"
+        except ValueError:
+            name = "?"
+        name = name if len(name) <= _SHOWN_KEY else name[:_SHOWN_KEY - 1] + "…"
+        parts.append(f".{name}" if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name)
+                     else f"[{json.dumps(name, ensure_ascii=False)}]")
+    return "".join(parts)
+
+
 def loads(text, where="recording"):
+    deep = too_deep(text)
+    if deep is not None:
+        raise RecordingError(f"{where}: nested too deeply at {deep} (more than {MAX_DEPTH} "
+                             "levels of arrays and objects)")
     try:
         value = json.loads(text)
     except ValueError as error:

@@ -128,9 +128,15 @@ def convert(trace, where, cwd):
 
 def load(path, cwd):
     try:
-        trace = json.loads(open(path, encoding="utf-8").read())
+        text = open(path, encoding="utf-8").read()
     except (OSError, UnicodeDecodeError) as error:
         raise TraceError(f"{path}: $: cannot be read ({error})") from None
+    deep = recording_format.too_deep(text)
+    if deep is not None:
+        raise TraceError(f"{path}: nested too deeply at {deep} (more than "
+                         f"{recording_format.MAX_DEPTH} levels of arrays and objects)")
+    try:
+        trace = json.loads(text)
     except ValueError as error:
         raise TraceError(f"{path}: $: not JSON ({error})") from None
     return convert(trace, str(path), cwd)

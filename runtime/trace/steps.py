@@ -14,7 +14,7 @@ import os
 import traceback
 
 from .backends import StopRecording
-from .events import CALL, EXCEPTION, LINE, RETURN
+from .events import CALL, EXCEPTION, LIMITS, LINE, RETURN
 from .names import hider
 from .values import IMMUTABLE_SCALARS, MAX_CHARS, encode, presented
 
@@ -122,7 +122,7 @@ class TraceBuilder:
         self.raw = 0
         self.stopped = False
         self.message = None
-        self.limit = None      # the cap that ended the run: {"kind": "steps" | …, "cap": N}
+        self.limit = None      # the cap that ended the run: {"kind": events.LIMITS[k], "cap": N}
         self.internal_error = None
         self.main_fid = None
         self.main_done = False
@@ -174,7 +174,8 @@ class TraceBuilder:
         raise StopRecording()
 
     def cap_reached(self, kind, cap, message):
-        """A cap (``kind``: "steps", "model_calls") ends the run here; its steps so far stay."""
+        """A cap (``kind``: one of events.LIMITS) ends the run here; its steps so far stay."""
+        assert kind in LIMITS, kind
         self.limit = {"kind": kind, "cap": cap}
         self._stop(message)
 

@@ -70,8 +70,10 @@ def test_condition_stops_only_in_limit(page, server_url, site_kind):
     expect(b.locator('[data-role="output"]')).to_contain_text(OUTPUT)
     expect(b.locator('[data-role="breakpoint-error"]')).to_have_count(0)
 
-    select_scenario(b, "limit")   # keeps breakpoints and their details (issue 36)
-    expect(gutter(b, CALL_LINE)).to_have_attribute("aria-pressed", "true")
+    select_scenario(b, "limit")   # s06 resets the breakpoints and their details on a switch
+    expect(gutter(b, CALL_LINE)).to_have_attribute("aria-pressed", "false")
+    expect(b.locator("button[data-gutter][data-condition]")).to_have_count(0)
+    edit_breakpoint(b, CALL_LINE, condition="max_calls == 1")
     expect(gutter(b, CALL_LINE)).to_have_attribute("data-condition", "max_calls == 1")
     press(b, "debug")
     expect_paused_at(b, CALL_LINE)
@@ -159,6 +161,42 @@ def test_url_round_trip(page, server_url, site_kind):
     expect(gutter(b, CALL_LINE)).to_have_attribute("data-hits", "1")
     expect(gutter(b, EXTEND_LINE)).to_have_attribute("data-log", "n={len(warnings)}")
     expect(watch_value(b, "len(restricted)")).to_have_text("1")
+
+
+def test_a_link_of_70000_watches_keeps_the_first_50_and_says_so(page, server_url, site_kind):
+    """Watches are de-duplicated with a set and capped (model/questions.js MAX_WATCHES): a
+    link of 70,000 opens at once with 50 of them and a note; the form refuses a 51st."""
+    page.add_init_script("window.longTasks = []; new PerformanceObserver((l) => { for (const e "
+                         "of l.getEntries()) window.longTasks.push(e.duration); })"
+                         ".observe({ type: 'longtask', buffered: true });")
+    watches = "&".join(f"w=len(restricted)%2B{k}" for k in range(70_000))
+    open_lesson(page, server_url, site_kind, hash=f"#b=run_subagent&{watches}&w=len(restricted)%2B0")
+    b = block(page, "run_subagent")
+    expect(b.locator('[data-role="watches"] [data-watch]')).to_have_count(50)
+    note = b.locator('[data-role="watch-note"]')
+    expect(note).to_have_text("每个代码块最多 50 个监视表达式：另有 69950 个没有加入")
+    # a quadratic de-duplication froze the page ~30 s; what is left is linear, most of it
+    # the browser's own cost of a megabyte-long URL (about a second, on a busy machine two)
+    assert max(page.evaluate("window.longTasks"), default=0) < 8_000
+    wait_ready(b)
+    toggle_breakpoint(b, RESTRICTED_LINE)
+    press(b, "debug")
+    expect_paused_at(b, RESTRICTED_LINE)
+    expect(page).to_have_url(re.compile(r"step=\d+"))
+    assert page.url.count("&w=") == 50   # the link written back holds the 50
+    press(b, "step-over")
+    expect(watch_value(b, "len(restricted)+49")).to_have_text("50")
+    form = b.locator('form[data-role="watch"]')
+    form.locator('input[name="expression"]').focus()
+    page.keyboard.type("len(tools)")
+    page.keyboard.press("Enter")
+    expect(note).to_have_text("每个代码块最多 50 个监视表达式：另有 69951 个没有加入")
+    expect(form.locator('input[name="expression"]')).to_have_value("len(tools)")
+    b.locator('button[data-unwatch="len(restricted)+0"]').press("Enter")
+    expect(note).to_be_hidden()
+    form.locator('input[name="expression"]').focus()
+    page.keyboard.press("Enter")
+    expect(b.locator('[data-role="watches"] [data-watch="len(tools)"]')).to_have_count(1)
 
 
 def test_questions_asked_while_the_run_is_recorded_apply_to_that_run(page, server_url, site_kind):

@@ -181,6 +181,33 @@ def test_a_file_that_cannot_answer_says_why_and_leaves_the_block(recorded_page, 
     assert output(b).text_content() == shown
 
 
+def test_a_recording_nested_100000_deep_is_refused_where_it_passes_the_cap(recorded_page,
+                                                                          tmp_path):
+    """A file nested 100,000 deep would overflow the worker's stack when parsed: it is
+    refused first, naming the JSON path, and the runtime goes on running the block."""
+    text = json.dumps(RECORDING)
+    at = text.index('"content": [', text.index('"response"')) + len('"content": [')
+    deep = text[:at] + "[" * 100_000 + "]" * 100_000 + ", " + text[at:]
+    b = recorded_page.locator(BLOCK)
+    wait_ready(b)
+    select_scenario(b, "scripted")
+    run_to_end(b)
+    shown = output(b).text_content()
+    load(b, write(tmp_path, "deep.json", deep))
+    error = b.locator('[data-role="recording-error"]')
+    expect(error).to_be_visible(timeout=BOOT_TIMEOUT)
+    expect(error).to_have_text(re.compile(
+        r"^deep\.json: nested too deeply at \$\.calls\[0\]\.response\.content\[0\](\[0\])+ "
+        r"\(more than 64 levels of arrays and objects\)$"))
+    expect(b).to_have_attribute("data-state", "finished")
+    expect(b).to_have_attribute("data-run-source", "scripted")
+    assert output(b).text_content() == shown
+    press(b, "reset")
+    run_to_end(b)
+    expect(b).to_have_attribute("data-state", "finished")
+    assert output(b).text_content() == shown
+
+
 def test_download_then_load_replays_the_same_output(recorded_page, tmp_path):
     page = recorded_page
     b = page.locator(BLOCK)

@@ -6,9 +6,9 @@ import { fromSteps } from "../../web/static/js/model/trace.js";
 import { replay } from "../../web/static/js/model/replay.js";
 import { history, changedAt } from "../../web/static/js/model/history.js";
 import { answerIndex, isError } from "../../web/static/js/model/answers.js";
-import { Questions, cleanSpec } from "../../web/static/js/model/questions.js";
+import { Questions, cleanSpec, MAX_WATCHES } from "../../web/static/js/model/questions.js";
 import { END, step, hitIndices } from "../../web/static/js/model/stepping.js";
-import { formatQuestions, parseQuestions } from "../../web/static/js/page/url-state.js";
+import { formatQuestions, parse, parseQuestions } from "../../web/static/js/page/url-state.js";
 
 const S = (event, line, frame, set = {}, extra = {}) =>
   ({ event, line, end: line, fn: frame === 1 ? "f" : "g", frame, depth: frame, stack: 0, out: 0, set, ...extra });
@@ -103,6 +103,50 @@ test("the reader's questions: request, key and URL parameters round trip", () =>
   back.replace(parseQuestions(new URLSearchParams("h4=-1&c5=x&w=a&w=")));
   assert.deepEqual([...back.specs], [[5, { condition: "x" }]]);
   assert.deepEqual(back.watches, ["a"]);
+  back.clearSpecs(); // a switch that resets the breakpoints (block.js chooseScenario)
+  assert.deepEqual([...back.specs], []);
+  assert.deepEqual(back.watches, ["a"]);
   back.clear();
   assert.equal(back.request(new Set([5])), null);
+});
+
+test("a link's 70,000 watches: the first MAX_WATCHES kept, the rest counted, at once", () => {
+  const link = Array.from({ length: 70_000 }, (_, k) => `w=x%2B${k}`).join("&") + "&w=x%2B0";
+  const started = performance.now();
+  const parsed = parseQuestions(new URLSearchParams(link));
+  const questions = new Questions();
+  questions.replace(parsed);
+  const took = performance.now() - started;
+  assert.equal(MAX_WATCHES, 50);
+  assert.deepEqual(parsed.watches, Array.from({ length: 50 }, (_, k) => `x+${k}`));
+  assert.equal(parsed.leftOut, 70_000 - 50); // the repeated one is no watch left out
+  assert.deepEqual(questions.watches, parsed.watches);
+  assert.equal(questions.leftOut, 70_000 - 50);
+  assert.ok(took < 1000, `${took} ms`); // linear: a quadratic de-duplication took ~30 s
+  assert.equal(formatQuestions(questions).length, 50); // the URL written back holds 50
+  const hash = `#b=run_subagent&${link}`;
+  const read = performance.now();
+  assert.deepEqual(parse(hash).questions, parsed); // a link's watches, read apart, the same
+  assert.ok(performance.now() - read < 1000);
+});
+
+test("a link's watches read apart decode as URLSearchParams decodes them", () => {
+  const hash = "b=x&w=a+b&w=%E0%A4&w=%41&w=c%2Bd&%77=enc&s=n";
+  assert.deepEqual(parse(`#${hash}`).questions.watches, new URLSearchParams(hash).getAll("w"));
+});
+
+test("the watch form refuses past MAX_WATCHES and counts it; removing one makes room", () => {
+  const q = new Questions();
+  for (let k = 0; k < MAX_WATCHES; k++) assert.equal(q.addWatch(`w${k}`), true);
+  assert.equal(q.addWatch("w0"), false); // already there: not counted
+  assert.equal(q.leftOut, 0);
+  assert.equal(q.addWatch("one more"), false);
+  assert.equal(q.leftOut, 1);
+  assert.equal(q.watches.length, MAX_WATCHES);
+  assert.equal(q.removeWatch("w3"), true);
+  assert.equal(q.leftOut, 0);
+  assert.equal(q.addWatch("one more"), true);
+  assert.equal(q.addWatch("w0"), false);
+  assert.equal(q.removeWatch("never"), false);
+  assert.equal(parseQuestions(new URLSearchParams("w=a&w=b")).leftOut, undefined);
 });

@@ -7,13 +7,13 @@
 // the runtime's own files (runtimeFiles) and fetches them itself. The frame is created on
 // the first guest run; terminating the worker removes the frame.
 
-import { RuntimeClient } from "./runtime-client.js";
+import { RuntimeClient, pageBase } from "./runtime-client.js";
 
 export class GuestClient extends RuntimeClient {
   constructor(config) {
     super(config, { fresh: true, name: "loopstep-guest" });
-    this.frameURL = new URL(config.guest, document.baseURI);
-    this.allowed = runtimeFiles(config, document.baseURI);
+    this.frameURL = new URL(config.guest, pageBase());
+    this.allowed = runtimeFiles(config, pageBase());
   }
 
   createWorker() {
@@ -95,7 +95,7 @@ class GuestWorker extends EventTarget {
   /** A file the guest asks for: fetched here when it is one of the runtime's, else refused. */
   async serve({ file, url }) {
     try {
-      const target = new URL(String(url), document.baseURI);
+      const target = new URL(String(url), pageBase());
       if (!this.allowed(target)) throw new Error(`not a runtime file: ${target.pathname}`);
       const response = await fetch(target, { credentials: "omit" });
       const bytes = await response.arrayBuffer();

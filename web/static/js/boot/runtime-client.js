@@ -48,9 +48,9 @@ export class RuntimeClient extends EventTarget {
     this.liveRoom = null; // the live run's own client, while one runs
     // the worker the config names (the bundle's one file once built: web/module_graph.py),
     // as the head's early script starts it
-    this.workerURL = new URL(config.worker, document.baseURI);
+    this.workerURL = new URL(config.worker, pageBase());
     // the worker resolves the config's URLs against the document's (worker.js, bootConfig)
-    this.bootMessage = { type: "boot", base: document.baseURI, config };
+    this.bootMessage = { type: "boot", base: pageBase(), config };
     // config.runtime (optional) may set bootTimeoutMs / recordTimeoutMs.
     this.bootTimeout = config.runtime?.bootTimeoutMs ?? bootTimeout;
     this.recordTimeout = config.runtime?.recordTimeoutMs ?? recordTimeout;
@@ -240,6 +240,11 @@ export class RuntimeClient extends EventTarget {
       this.ready = null;
     }
   }
+}
+
+/** The document's base URL without its fragment, which a link may make megabytes long. */
+export function pageBase() {
+  return document.baseURI.split("#")[0];
 }
 
 /** Whether a record request runs code a reader, a link or a file brought: a custom setup,

@@ -49,7 +49,7 @@
     delete window.loopstepStartEarly;
     // started after the page is interactive: the big downloads yield to the page's own
     const priority = deferred ? { priority: "low" } : {};
-    const base = document.baseURI;
+    const base = document.baseURI.split("#")[0]; // a link's fragment may be megabytes long
     // started from a blob, so that it keeps the page's policy on every host (startWorker,
     // runtime-client.js, does the same for a restart)
     const source = `import ${JSON.stringify(new URL(config.worker, base).href)};`;

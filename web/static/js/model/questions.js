@@ -6,6 +6,10 @@
 // a trace recorded with other questions is not reused. Their URL form (c15=, h11=, l13=,
 // w=) is url-state.js's.
 
+/** The most watches a block asks (runtime/questions/watches.py MAX_WATCHES, tested to
+ * agree): a watch past them is left out and counted in `leftOut`. */
+export const MAX_WATCHES = 50;
+
 /** A breakpoint detail from form or URL texts; null when it asks nothing. */
 export function cleanSpec({ condition = "", hits = "", log = "" } = {}) {
   const spec = {};
@@ -25,6 +29,8 @@ export class Questions {
   constructor() {
     this.specs = new Map(); // line → {condition?, hits?, log?}
     this.watches = [];
+    this.watched = new Set(); // the same texts, to find one at once
+    this.leftOut = 0; // watches not added since the last clear: MAX_WATCHES were there
   }
 
   spec(line) {
@@ -37,22 +43,36 @@ export class Questions {
     else this.specs.delete(line);
   }
 
+  /** Drop the details of every breakpoint (the watches stay). */
+  clearSpecs() {
+    this.specs.clear();
+  }
+
+  /** Add a watch (trimmed); false when empty, already there, or past MAX_WATCHES. */
   addWatch(text) {
     const t = String(text ?? "").trim();
-    if (!t || this.watches.includes(t)) return false;
+    if (!t || this.watched.has(t)) return false;
+    if (this.watches.length >= MAX_WATCHES) {
+      this.leftOut += 1;
+      return false;
+    }
     this.watches.push(t);
+    this.watched.add(t);
     return true;
   }
 
   removeWatch(text) {
-    const before = this.watches.length;
+    if (!this.watched.delete(text)) return false;
     this.watches = this.watches.filter((w) => w !== text);
-    return this.watches.length !== before;
+    this.leftOut = 0;
+    return true;
   }
 
   clear() {
     this.specs.clear();
     this.watches = [];
+    this.watched.clear();
+    this.leftOut = 0;
   }
 
   /** {breakpoints, watches} for the recorder, or null when nothing is asked. */
@@ -68,10 +88,12 @@ export class Questions {
     return asked ? JSON.stringify(asked) : "";
   }
 
-  /** Replace this state with `specs` ([[line, spec]]) and `watches` (the URL's, url-state.js). */
-  replace({ specs = [], watches = [] } = {}) {
+  /** Replace this state with `specs` ([[line, spec]]) and `watches` (the URL's, url-state.js,
+   * which left out `leftOut` more). */
+  replace({ specs = [], watches = [], leftOut = 0 } = {}) {
     this.clear();
     for (const [line, spec] of specs) this.setSpec(line, spec);
     for (const w of watches) this.addWatch(w);
+    this.leftOut += leftOut;
   }
 }

@@ -65,6 +65,7 @@ export class Omni {
       event.preventDefault();
       const input = form.elements.expression;
       if (this.block.addWatch(input.value)) input.value = "";
+      else this.render(); // a watch past the cap: the note says so
     });
     root.addEventListener("click", (event) => {
       const target = event.target.closest?.("[data-change], button[data-action='history'], button[data-unwatch]");
@@ -123,7 +124,7 @@ export class Omni {
     else if (block.trace || block.questions.watches.length) {
       this.viewsLoading ??= views().then((module) => {
         this.views = module;
-        this.render();
+        this.block.render(); // these views, and the block's data-drawn (run-views.js)
       });
     }
   }

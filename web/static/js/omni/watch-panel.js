@@ -3,6 +3,7 @@
 
 import { END } from "../model/stepping.js";
 import { answerIndex, isError } from "../model/answers.js";
+import { MAX_WATCHES } from "../model/questions.js";
 import { text } from "../model/values.js";
 import { el } from "../page/dom.js";
 import { SEL } from "../selectors.js";
@@ -43,6 +44,22 @@ export function renderWatches(block) {
     return li;
   });
   list.replaceChildren(...rows);
+  renderLeftOut(block, list);
+}
+
+/** The note under the watches when some were left out (a link's, or the form's) at the cap. */
+function renderLeftOut(block, list) {
+  let note = list.parentElement?.querySelector('[data-role="watch-note"]');
+  const n = block.questions.leftOut;
+  if (!n) {
+    note?.remove();
+    return;
+  }
+  if (!note) {
+    note = el("p", { class: "watch-note", "data-role": "watch-note", role: "status" });
+    list.after(note);
+  }
+  note.textContent = block.messages.format("watches_left_out", { max: MAX_WATCHES, n });
 }
 
 export function renderLog(block) {

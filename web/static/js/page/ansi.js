@@ -1,7 +1,10 @@
 // Terminal colours in program output: ANSI SGR sequences (colours, bold, reset…)
 // become styled spans; every other escape sequence is dropped. Text reaches the
 // DOM through textContent only; colours are classes (16-colour palette, themed in
-// the CSS) or, for 256-colour and 24-bit codes, CSSOM properties (CSP-safe).
+// the CSS) or, for 256-colour and 24-bit codes, CSSOM properties (CSP-safe). Invisible
+// characters are shown (invisible.js).
+
+import { showText, visibleNodes } from "./invisible.js";
 
 const ESC = "\x1b";
 // CSI (ESC [ params intermediates final, cut or whole), OSC (ESC ] … BEL or ESC \),
@@ -59,10 +62,12 @@ export function applySgr(style, params) {
   return { fg, bg, flags };
 }
 
-/** Split `text` into runs of [text, style]; escape sequences removed. */
-export function parse(text) {
+const PLAIN = Object.freeze({ fg: null, bg: null, flags: new Set() });
+
+/** The runs of [text, style] of `text` read from `style` on (escape sequences removed),
+ * and the style at its end. */
+function runsFrom(text, style) {
   const runs = [];
-  let style = { fg: null, bg: null, flags: new Set() };
   let last = 0;
   for (const match of text.matchAll(SEQUENCE)) {
     if (match.index > last) runs.push([text.slice(last, match.index), style]);
@@ -70,13 +75,18 @@ export function parse(text) {
     if (match[2] === "m") style = applySgr(style, match[1]);
   }
   if (last < text.length) runs.push([text.slice(last), style]);
-  return runs;
+  return { runs, style };
+}
+
+/** Split `text` into runs of [text, style]; escape sequences removed. */
+export function parse(text) {
+  return runsFrom(text, PLAIN).runs;
 }
 
 function styled(content, { fg, bg, flags }) {
-  if (fg === null && bg === null && !flags.size) return document.createTextNode(content);
+  if (fg === null && bg === null && !flags.size) return visibleNodes(content);
   const span = document.createElement("span");
-  span.textContent = content;
+  showText(span, content);
   const classes = ["ansi", ...[...flags].map((f) => `ansi-${f}`)];
   for (const [kind, colour] of [["fg", fg], ["bg", bg]]) {
     if (typeof colour === "number") classes.push(`ansi-${kind}-${colour}`);
@@ -86,11 +96,19 @@ function styled(content, { fg, bg, flags }) {
   return span;
 }
 
+/** Fill `node` with `text` read from `style` on (null: plain), SGR styling applied and
+ * other escapes dropped; returns the style at its end (a next part of the same output
+ * goes on from it). */
+export function fillFrom(node, text, style) {
+  const read = runsFrom(text, style ?? PLAIN);
+  const fragment = document.createDocumentFragment();
+  for (const [content, runStyle] of read.runs) fragment.append(styled(content, runStyle));
+  node.replaceChildren(fragment);
+  return read.style;
+}
+
 /** Fill `node` with `text`, SGR styling applied and other escapes dropped. */
 export function fill(node, text) {
-  if (!text.includes(ESC)) {
-    node.textContent = text;
-    return;
-  }
-  node.replaceChildren(...parse(text).map(([content, style]) => styled(content, style)));
+  if (!text.includes(ESC)) showText(node, text);
+  else fillFrom(node, text, PLAIN);
 }

@@ -13,7 +13,7 @@ export function statusText(block) {
     case "paused":
       if (trace?.status === "step_limit") {
         return m.format(`status_paused_${capKey(trace)}`, {
-          line: block.currentStep.line, steps: trace.count, cap: trace.limit?.cap,
+          line: block.currentStep.line, steps: trace.count, cap: capText(trace),
         });
       }
       if (block.stopNote?.kind === "first") {
@@ -27,7 +27,7 @@ export function statusText(block) {
       return m.format("status_paused", { line: block.currentStep.line });
     case "finished":
       if (trace?.status === "step_limit") {
-        return m.format(`status_${capKey(trace)}`, { steps: trace.count, cap: trace.limit?.cap });
+        return m.format(`status_${capKey(trace)}`, { steps: trace.count, cap: capText(trace) });
       }
       return m.get("status_finished");
     case "error":
@@ -37,9 +37,21 @@ export function statusText(block) {
   }
 }
 
-/** Which cap ended a cut-short run: the model-call cap, else the step cap. */
+// The message of each cap that ends a run (model/events.js LIMITS): status_KEY and
+// status_paused_KEY in messages.json.
+export const CAP_KEYS = Object.freeze({
+  steps: "step_limit", model_calls: "model_call_limit", output: "output_limit",
+});
+
+/** Which cap ended a cut-short run (the step cap when the trace does not say). */
 function capKey(trace) {
-  return trace.limit?.kind === "model_calls" ? "model_call_limit" : "step_limit";
+  return CAP_KEYS[trace.limit?.kind] ?? "step_limit";
+}
+
+/** The cap's number as the status shows it ("1,000,000"). */
+function capText(trace) {
+  const cap = trace.limit?.cap;
+  return typeof cap === "number" ? cap.toLocaleString("en-US") : cap;
 }
 
 /** Why a block is in error: the runtime, the worker, the setup or the program. */

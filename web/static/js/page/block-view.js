@@ -6,7 +6,9 @@ import { SEL } from "../selectors.js";
 import { END } from "../model/stepping.js";
 import { render as renderValue } from "./value-view.js";
 import { el } from "./dom.js";
+import { showText } from "./invisible.js";
 import { statusText } from "./block-status.js";
+import { markDrawn } from "./run-views.js";
 
 const TICK_BUCKETS = 200;
 
@@ -15,17 +17,71 @@ const TICK_BUCKETS = 200;
 let ansi = null;
 const shownText = new WeakMap(); // the output each <pre> is to show, the latest call's
 
+// The output is laid out in parts (span.output-part, an inline block as wide as the pane)
+// of about PART characters, each ending after a newline: a step that printed lays out its
+// last parts again, not the whole output (at most the recorder's MAX_OUTPUT_CHARS).
+const PART = 16_384;
+const partText = new WeakMap();  // part → its slice of the output
+const partStyle = new WeakMap(); // part → the terminal style at its end (ansi.js), or null
+const plainPart = (part, slice) => { showText(part, slice); return null; };
+
+/** Where the part that starts at `i` ends: after the first newline PART characters on
+ * (a line longer than 4 × PART is cut there, between two characters). */
+function partEnd(text, i) {
+  if (text.length - i <= PART) return text.length;
+  const newline = text.indexOf("\n", i + PART - 1);
+  let end = newline < 0 ? text.length : newline + 1;
+  if (end - i > 4 * PART) {
+    end = i + 4 * PART;
+    const code = text.charCodeAt(end - 1);
+    if (code >= 0xd800 && code < 0xdc00) end += 1; // not between the halves of a pair
+  }
+  return end;
+}
+
+/** Show `text` in `pre`: the parts it shows that hold the text at their place stay,
+ * the rest are made by `fill(part, slice, style at its start)`, which returns the style
+ * at its end. */
+function showParts(pre, text, fill) {
+  if (pre.firstChild && !partText.has(pre.firstChild)) pre.replaceChildren();
+  let i = 0;
+  let last = null;
+  for (const part of pre.children) {
+    const slice = partText.get(part);
+    const end = partEnd(text, i);
+    if (slice === undefined || i >= text.length || end - i !== slice.length
+        || !text.startsWith(slice, i)) break;
+    last = part;
+    i = end;
+  }
+  while (pre.lastChild && pre.lastChild !== last) pre.lastChild.remove();
+  let style = last ? partStyle.get(last) : null;
+  const made = document.createDocumentFragment();
+  while (i < text.length) {
+    const end = partEnd(text, i);
+    const part = document.createElement("span");
+    part.className = "output-part";
+    const slice = text.slice(i, end);
+    style = fill(part, slice, style);
+    partText.set(part, slice);
+    partStyle.set(part, style);
+    made.append(part);
+    i = end;
+  }
+  pre.append(made);
+}
+
 function fillOutput(pre, text) {
   shownText.set(pre, text);
   if (!text.includes("\x1b")) {
-    pre.textContent = text;
+    showParts(pre, text, plainPart);
     return;
   }
   ansi ??= import("./ansi.js");
-  ansi.then(({ fill }) => {
-    if (shownText.get(pre) === text) fill(pre, text);
+  ansi.then(({ fillFrom }) => {
+    if (shownText.get(pre) === text) showParts(pre, text, fillFrom);
   }, () => {
-    if (shownText.get(pre) === text) pre.textContent = text; // not styled, not lost
+    if (shownText.get(pre) === text) showParts(pre, text, plainPart); // not styled, not lost
   });
 }
 
@@ -143,9 +199,9 @@ export function renderOutput(root, { text, error, shown }, messages) {
     note.dataset.role = "exception";
     pre.after(note);
   }
-  note.textContent = messages.format("exception_at", {
+  showText(note, messages.format("exception_at", {
     type: error.type, message: error.message, line: error.line,
-  });
+  }));
 }
 
 /** Timeline slider over the steps, with ticks where breakpoints are hit. */
@@ -186,7 +242,7 @@ export function renderBlock(block, enabled, commands) {
   const root = block.root;
   root.dataset.state = block.state;
   const callStatus = block.state === "paused" ? block.agent?.statusSuffix(block.index) : "";
-  root.querySelector(SEL.status).textContent = statusText(block) + (callStatus ?? "");
+  showText(root.querySelector(SEL.status), statusText(block) + (callStatus ?? ""));
   renderButtons(root, enabled, commands);
   renderBreakpoints(root, block.breakpoints);
   block.events.render();
@@ -195,6 +251,7 @@ export function renderBlock(block, enabled, commands) {
   block.workspace?.render(block.workspace.trace === block.trace ? at : null);
   block.omni.render();
   block.whatif?.render();
+  markDrawn(block, at); // data-drawn: the step, once drawn with every view of its run
 }
 
 /** The reader's input on the block's own controls, as requests to its actions. */
@@ -211,7 +268,7 @@ export function wire(block) {
     block.loadEvents().then((events) => events.submit(event.target));
   });
   root.querySelector(SEL.scenario).addEventListener("change", (event) => {
-    block.setScenario(event.target.value);
+    block.chooseScenario(event.target.value); // the reader's switch of input
   });
   root.querySelector(SEL.timeline).addEventListener("input", (event) => {
     block.seek(Number(event.target.value));
@@ -259,7 +316,7 @@ export function renderRun(block) {
   const root = block.root;
   const setup = root.querySelector(SEL.setupCode);
   const setupText = block.config.setup?.[block.scenario];
-  if (setup && setupText !== undefined && setup.textContent !== setupText) setup.textContent = setupText;
+  if (setup && setupText !== undefined && setup.textContent !== setupText) showText(setup, setupText);
   const shown = block.trace && block.index !== null;
   root.toggleAttribute("data-shown", Boolean(shown)); // the run's panes show (panes.css)
   const at = shown ? block.index : null;

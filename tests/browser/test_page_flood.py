@@ -1,0 +1,84 @@
+"""A run that would print 80 MB (issue 43): the recorder stops it at the output cap, the
+page names the cap, stays responsive (no long task over 200 ms from pressing Debug until
+the status shows, nor while stepping through the 1 MB it kept) and steps the partial run.
+
+The lesson is `fixture_lessons/flood` on a `loopstep serve` with the default limits."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+try:
+    from .conftest import served, watched_page
+    from .page_helpers import BOOT_TIMEOUT, press
+except ImportError:
+    from conftest import served, watched_page
+    from page_helpers import BOOT_TIMEOUT, press
+
+LESSONS = Path(__file__).resolve().parent / "fixture_lessons"
+LONG_TASK_MS = 200
+# every long task the page runs, from the start (the Long Tasks API reports tasks ≥ 50 ms)
+WATCH_LONG_TASKS = """
+window.loopstepLongTasks = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) window.loopstepLongTasks.push([e.startTime, e.duration]);
+}).observe({ type: "longtask", buffered: true });
+"""
+
+
+@pytest.fixture(scope="module")
+def flood_server():
+    with served(LESSONS) as proc:
+        yield proc
+
+
+@pytest.fixture
+def flood(browser_context, flood_server, request):
+    with watched_page(browser_context, flood_server.url, None, request) as page:
+        page.add_init_script(WATCH_LONG_TASKS)
+        page.goto(flood_server.url + "/lessons/flood")
+        expect(page.locator('[data-role="runtime"]')).to_have_attribute(
+            "data-state", "ready", timeout=BOOT_TIMEOUT)
+        yield page
+
+
+def long_tasks_since(page, since):
+    """The long tasks (start, duration in ms) that started at or after `since`."""
+    return [t for t in page.evaluate("window.loopstepLongTasks") if t[0] >= since]
+
+
+def wait_output_length(page, length):
+    """Wait until the block's output pane holds `length` characters."""
+    page.wait_for_function("n => document.querySelector('[data-loopstep-block=\"flood/flood\"] "
+                           "[data-role=output]').textContent.length === n", arg=length)
+
+
+def test_an_80_mb_print_stops_at_the_named_output_cap_and_the_page_stays_responsive(flood):
+    b = flood.locator('[data-loopstep-block="flood/flood"]')
+    status = b.locator('[data-role="status"]')
+    since = flood.evaluate("performance.now()")
+    press(b, "debug")
+    expect(status).to_have_text(re.compile(
+        r"^已暂停 第 2 行 · 已达输出上限（输出超过 1,000,000 个字符），轨迹不完整"), timeout=BOOT_TIMEOUT)
+    assert not [t for t in long_tasks_since(flood, since) if t[1] > LONG_TASK_MS]
+    # the partial run steps: every step up to the 999th print, its output up to the cap
+    timeline = b.locator('input[data-role="timeline"]')
+    expect(timeline).to_have_attribute("max", "1999")
+    since = flood.evaluate("performance.now()")
+    press(b, "step-over")
+    expect(b.locator('[data-line][aria-current="step"]')).to_have_attribute("data-line", "3")
+    output = b.locator('[data-role="output"]')
+    expect(output).to_have_text("start\n")
+    timeline.focus()
+    timeline.press("End")
+    expect(b.locator('[data-line][aria-current="step"]')).to_have_attribute("data-line", "4")
+    wait_output_length(flood, 6 + 998 * 1001)
+    press(b, "continue")
+    expect(b).to_have_attribute("data-state", "finished")
+    expect(status).to_have_text(
+        "已达输出上限（输出超过 1,000,000 个字符），显示部分轨迹与截至上限的输出")
+    wait_output_length(flood, 1_000_000)
+    assert not [t for t in long_tasks_since(flood, since) if t[1] > LONG_TASK_MS]
