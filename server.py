@@ -34,10 +34,16 @@ CSP = (f"default-src 'self'; script-src 'self' 'wasm-unsafe-eval' {assets.EARLY_
 
 
 # The guest runtime's frame (web/static/guest.html, its meta says the same): scripts of the
-# site and blobs, no request of its own, framed by the site's pages only.
+# site and blobs, no request of its own. It sits inside a page, which may itself be an embed
+# in a host page: its frame-ancestors are the pages' own plus 'self' (none said: any).
 GUEST_FRAME = "/static/guest.html"
 GUEST_CSP = ("default-src 'none'; script-src 'self' blob: 'wasm-unsafe-eval'; worker-src blob:; "
-             "connect-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'")
+             "connect-src 'none'; base-uri 'none'; form-action 'none'")
+
+
+def guest_policy(frame_ancestors: str | None) -> str:
+    """The guest frame's policy: framed by the site's pages, wherever they may be framed."""
+    return GUEST_CSP + (f"; frame-ancestors 'self' {frame_ancestors}" if frame_ancestors else "")
 
 
 def content_security_policy(frame_ancestors: str | None, live: LiveSite | None = None) -> str:
@@ -62,6 +68,7 @@ def create_app(lessons_roots: list[Path] | None = None,
         lessons = catalog.load_lessons(lessons_roots)
     app = FastAPI(title="loopstep", version="0.1.0", docs_url=None, redoc_url=None)
     csp = content_security_policy(frame_ancestors, live)
+    guest_csp = guest_policy(frame_ancestors)
     if live is not None:
         limits = {**(limits or {}), "live": live.config()}
     reloading = generation is not None
@@ -84,7 +91,7 @@ def create_app(lessons_roots: list[Path] | None = None,
         response = await call_next(request)
         response.headers.update(SECURITY_HEADERS)
         response.headers["Content-Security-Policy"] = (
-            GUEST_CSP if request.url.path == GUEST_FRAME else csp)
+            guest_csp if request.url.path == GUEST_FRAME else csp)
         return response
 
     @app.exception_handler(StarletteHTTPException)
@@ -200,7 +207,8 @@ def main(argv: list[str] | None = None) -> int:
             from loopstep.web.export import export_site
             written = export_site(args.out, catalog.load_lessons(args.lessons), live,
                                   content_security_policy(None, live),
-                                  content_security_policy(ancestors, live) if ancestors else None)
+                                  content_security_policy(ancestors, live) if ancestors else None,
+                                  guest_policy(ancestors) if ancestors else None)
             print(f"wrote {len(written)} pages to {args.out}")
             return 0
         if args.reload:

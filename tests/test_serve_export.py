@@ -105,6 +105,9 @@ def test_export_frame_ancestors_go_to_the_nginx_line_not_the_pages(tmp_path):
     assert framed.endswith("; frame-ancestors https://a.example https://b.example 'self'")
     assert f'add_header Content-Security-Policy "{framed}" always;' in \
         (out / "nginx-csp.conf").read_text().splitlines()
+    guest = server.guest_policy("https://a.example https://b.example 'self'")
+    assert f'#   add_header Content-Security-Policy "{guest}" always;' in \
+        (out / "nginx-csp.conf").read_text().splitlines()
 
 
 @pytest.mark.parametrize("command", ["export", "serve"])

@@ -247,6 +247,22 @@ def test_frame_ancestors_can_be_restricted():
     client = TestClient(server.create_app(frame_ancestors="https://a.example"))
     assert client.get("/").headers["content-security-policy"].endswith(
         "; frame-ancestors https://a.example")
+    # the guest runtime's frame sits in a page that sits in the host: framed as they are
+    assert client.get(server.GUEST_FRAME).headers["content-security-policy"].endswith(
+        "; frame-ancestors 'self' https://a.example")
+
+
+def test_the_guest_frame_has_a_policy_of_its_own(client):
+    """No request of its own, no eval, workers from blobs only; framed wherever the pages are
+    (by default anywhere: an embed's guest frame has the host page among its ancestors)."""
+    policy = client.get(server.GUEST_FRAME).headers["content-security-policy"]
+    assert policy == server.GUEST_CSP
+    directives = dict(d.strip().split(" ", 1) for d in policy.split(";"))
+    assert directives["connect-src"] == "'none'" and directives["default-src"] == "'none'"
+    assert "unsafe-eval" not in directives["script-src"].replace("wasm-unsafe-eval", "")
+    assert "frame-ancestors" not in directives
+    meta = client.get(server.GUEST_FRAME).text
+    assert f'content="{server.GUEST_CSP}"' in meta  # the same, for a host that sends no header
 
 
 @pytest.mark.parametrize("path,location,lands", [

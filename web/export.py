@@ -79,20 +79,21 @@ def _parent(path: Path) -> Path:
 
 
 def export_site(out: Path, lessons: dict, live=None, policy: str | None = None,
-                framed: str | None = None) -> list[Path]:
+                framed: str | None = None, guest: str | None = None) -> list[Path]:
     """Write the site for `lessons` into `out`; returns the pages written. Every page
     carries `policy` (default: the app's Content-Security-Policy, loopstep.server) in a
     meta tag, so that it holds on a host that sends none. With `live` (a web/live_site.py
     LiveSite) the pages offer live runs and the policy names its endpoints. A meta tag
     cannot say which pages may frame the site: `framed` is the policy with
     `frame-ancestors` (`--frame-ancestors`), for the header. With either, `nginx-csp.conf`
-    holds the header's policy for nginx (else the shipped config's is the same)."""
+    holds the header's policy for nginx (else the shipped config's is the same), and `guest`
+    the guest frame's, framed as the pages are (loopstep.server guest_policy)."""
     if policy is None:
         from loopstep.server import content_security_policy   # the app's, without a cycle
         policy = content_security_policy(None, live)
     out.mkdir(parents=True, exist_ok=True)
     if live is not None or framed:
-        _write(out / "nginx-csp.conf", live_site.nginx_snippet(framed or policy))
+        _write(out / "nginx-csp.conf", live_site.nginx_snippet(framed or policy, guest))
     _pages(out, lessons, {"live": live.config()} if live else None, policy)
     _api(out, lessons)
     _files(out, lessons)

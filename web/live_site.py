@@ -56,8 +56,13 @@ def connect_src(live: LiveSite | None) -> str:
     return " ".join(["'self'", *(live.origins if live else ())])
 
 
-def nginx_snippet(policy: str) -> str:
-    """The export's nginx line for its policy (deploy/nginx/loopstep.conf has the default)."""
-    return ("# Written by `loopstep export` (--live, --frame-ancestors): use this line instead of the\n"
+def nginx_snippet(policy: str, guest: str | None = None) -> str:
+    """The export's nginx line for its policy (deploy/nginx/loopstep.conf has the default);
+    with `guest` (--frame-ancestors), the guest frame's line too, as a comment to copy."""
+    text = ("# Written by `loopstep export` (--live, --frame-ancestors): use this line instead of the\n"
             "# Content-Security-Policy line of deploy/nginx/loopstep.conf.\n"
             f'add_header Content-Security-Policy "{policy}" always;\n')
+    if guest:
+        text += ("# and, inside `location = /static/guest.html`, this one instead of its own:\n"
+                 f'#   add_header Content-Security-Policy "{guest}" always;\n')
+    return text

@@ -1,7 +1,9 @@
 """Small helpers shared by the debugger page's browser tests (test_page_*.py)."""
 from __future__ import annotations
 
+import base64
 import re
+import zlib
 
 from playwright.sync_api import expect
 
@@ -27,6 +29,26 @@ def open_lesson(page, server_url, site_kind="server", lang="zh", hash="") -> Non
     page.goto(lesson_url(server_url, site_kind, lang, hash))
     for b in ("child_tools", "run_subagent", "task_result"):
         expect(block(page, b)).not_to_have_attribute("data-state", "idle", timeout=BOOT_TIMEOUT)
+
+
+DRAWN = re.compile(r"^(\d+|end)$")
+
+
+def drawn(b) -> str:
+    """Wait until block `b` shows a step drawn whole (`data-drawn`: its panes and every view
+    its run brings, run-views.js) and return that step ("end" once the run ended)."""
+    expect(b).to_have_attribute("data-drawn", DRAWN, timeout=BOOT_TIMEOUT)
+    return b.get_attribute("data-drawn")
+
+
+def press_and_draw(b, name: str) -> str:
+    """Press the block's button `name` from the keyboard and wait until the step the cursor
+    moved to is drawn whole (a `data-drawn` other than before); returns that step."""
+    before = b.get_attribute("data-drawn")
+    press(b, name)
+    moved = DRAWN if before is None else re.compile(rf"^(?!{re.escape(before)}$)(\d+|end)$")
+    expect(b).to_have_attribute("data-drawn", moved, timeout=BOOT_TIMEOUT)
+    return b.get_attribute("data-drawn")
 
 
 def wait_ready(b) -> None:
@@ -89,6 +111,20 @@ def choose_option(select, value: str) -> None:
     for _ in range(abs(steps)):
         select.press("ArrowDown" if steps > 0 else "ArrowUp")
     expect(select).to_have_value(value)
+
+
+def compare_with(b, name: str):
+    """Choose run `name` in the block's compare picker with the arrow keys (each option on
+    the way is chosen in turn: the last choice wins) and wait until the comparison with that
+    run is drawn: its title names the run and it is `ready`. Returns the comparison."""
+    select = b.locator('select[data-role="compare"]')
+    label = select.locator(f'option[value="{name}"]').text_content()
+    choose_option(select, name)
+    comparison = b.locator('[data-role="comparison"]')
+    expect(comparison.locator(".comparison-title")).to_have_text(
+        re.compile(re.escape(f"↔ {label}") + "$"), timeout=BOOT_TIMEOUT)
+    expect(comparison).to_have_attribute("data-state", "ready")
+    return comparison
 
 
 def slide_to(timeline, step: int) -> int:
@@ -164,3 +200,22 @@ def run_to_end(b) -> None:
 def shown_output(stdout: str) -> str:
     """The output text a block shows for what the program printed: colour codes become styles."""
     return SGR.sub("", stdout)
+
+
+def link_fragment(text: str) -> str:
+    """A text as a link's fragment carries a custom setup or a fork's JSON
+    (whatif/setup-url.js: deflate-raw, then base64url)."""
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
+    data = deflate.compress(text.encode("utf-8")) + deflate.flush()
+    return base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")
+
+
+def run_from_link(b) -> None:
+    """Run the code a link brought to block `b` (its [data-role="link-code"] panel shows
+    it, nothing of it has run): the panel's button, from the keyboard; the panel goes."""
+    panel = b.locator('[data-role="link-code"]')
+    button = panel.locator('button[data-action="run-from-link"]')
+    expect(button).to_be_visible(timeout=BOOT_TIMEOUT)
+    button.focus()
+    b.page.keyboard.press("Enter")
+    expect(panel).to_have_count(0)

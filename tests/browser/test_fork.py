@@ -4,18 +4,16 @@ Chromium, served or exported. The expected divergence comes from the runs record
 CPython (the same steps as the page's Python records for these blocks)."""
 from __future__ import annotations
 
-import base64
 import json
 import re
-import zlib
 
 import pytest
 from playwright.sync_api import expect
 
 from axe_audit import assert_no_violations
 
-from page_helpers import (BOOT_TIMEOUT, block, open_lesson, press, run_to_end,
-                          select_scenario, slide_to, wait_ready)
+from page_helpers import (BOOT_TIMEOUT, block, link_fragment, open_lesson, press, run_from_link,
+                          run_to_end, select_scenario, slide_to, wait_ready)
 from loopstep.runtime.catalog.lessons import CUSTOM, load_lesson
 from loopstep.runtime.recorder import record
 
@@ -103,6 +101,12 @@ def test_a_model_call_forked_runs_against_the_original_and_travels_in_the_url(
 
     page.reload()
     editor = b.locator('[data-role="fork-editor"]')
+    link_code = b.locator('[data-role="link-code"]')
+    expect(link_code).to_contain_text("model:2", timeout=BOOT_TIMEOUT)
+    expect(link_code).to_contain_text("改答")
+    expect(editor).to_be_hidden()                  # shown, not run: nothing compared yet
+    expect(b.locator('[data-role="comparison"]')).to_be_hidden()
+    run_from_link(b)
     expect(editor).to_be_visible(timeout=BOOT_TIMEOUT)
     expect(editor.locator('[data-role="fork-text"]')).to_have_text(CHANGED, timeout=BOOT_TIMEOUT)
     check_comparison()
@@ -250,13 +254,6 @@ def test_a_scenario_switch_and_reset_drop_the_fork(page, server_url, site_kind):
     expect(b.locator('[data-role="fork-editor"]')).to_have_count(0)
 
 
-def custom_fragment(text: str) -> str:
-    """A custom setup as the URL carries it (whatif/setup-url.js: deflate-raw, base64url)."""
-    deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
-    data = deflate.compress(text.encode("utf-8")) + deflate.flush()
-    return base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")
-
-
 def test_a_tool_value_cut_when_recorded_is_said_and_not_run_unchanged(
         page, server_url, site_kind):
     # the tool stub returns a warning longer than a recorded text may be
@@ -264,10 +261,10 @@ def test_a_tool_value_cut_when_recorded_is_said_and_not_run_unchanged(
     assert setup.count('"warnings":[]') == 1
     setup = setup.replace('"warnings":[]', '"warnings":["长" * 3000]')
     open_lesson(page, server_url, site_kind,
-                hash=f"#b=run_subagent&s=custom&custom={custom_fragment(setup)}")
+                hash=f"#b=run_subagent&s=custom&custom={link_fragment(setup)}")
     b = block(page, "run_subagent")
+    run_from_link(b)
     expect(b).to_have_attribute("data-scenario", "custom", timeout=BOOT_TIMEOUT)
-    wait_ready(b)
     run_to_end(b)
     editor, text_box = open_fork(b, "tool:1", '[data-part][data-kind="tool_result"]')
     error = b.locator('[data-role="fork-error"]')

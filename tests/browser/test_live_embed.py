@@ -35,7 +35,7 @@ HOST_PAGE = """<!doctype html>
 
 # In the frame: every postMessage to the parent is kept as JSON text, whatever its target.
 SPY = """
-if (window.parent !== window) {
+if (window.parent !== window && location.pathname.includes("/embed/")) {  // an embed, not its guest frame
   const real = window.parent;
   const posted = (window.loopstepPosted = []);
   const spy = { postMessage(message, target) {

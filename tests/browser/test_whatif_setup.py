@@ -8,7 +8,7 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 from page_helpers import (BOOT_TIMEOUT, action, block, lesson_url, open_lesson, press,
-                          replace_in_editor, run_to_end, wait_ready)
+                          replace_in_editor, run_from_link, run_to_end, wait_ready)
 from loopstep.runtime.catalog.lessons import load_lesson
 from loopstep.web import assets
 
@@ -84,9 +84,13 @@ def test_custom_setup_runs_comes_back_from_the_url_and_never_reaches_the_server(
 
     page.reload()
     b = block(page, "run_subagent")
-    expect(b).to_have_attribute("data-scenario", "custom", timeout=BOOT_TIMEOUT)
-    expect(b.locator('[data-role="setup-code"]')).to_have_text(edited + ENTRY)
+    # the link's setup is shown, not run, until the reader runs it
+    expect(b.locator('[data-role="link-code"]')).to_contain_text("if index<9:", timeout=BOOT_TIMEOUT)
     wait_ready(b)
+    expect(b).to_have_attribute("data-scenario", "normal")
+    run_from_link(b)
+    expect(b).to_have_attribute("data-scenario", "custom")
+    expect(b.locator('[data-role="setup-code"]')).to_have_text(edited + ENTRY)
     run_to_end(b)
     expect(b.locator('[data-role="output"]')).to_have_text("完成： call_limit\n")
     assert source_text(b) == function_before

@@ -6,6 +6,7 @@ import { text, isContainer } from "../../web/static/js/model/values.js";
 import { commandFor } from "../../web/static/js/page/keys.js";
 import { stageAt } from "../../web/static/js/page/diagram.js";
 import { Messages } from "../../web/static/js/page/messages.js";
+import { guestRun } from "../../web/static/js/page/run-source.js";
 
 test("value text is repr-like", () => {
   const cases = [
@@ -74,4 +75,14 @@ test("a cursor line is spoken short", async () => {
   assert.equal(spokenCode(`x = "${"a".repeat(50)}"`).length, 40);
   assert.ok(spokenCode(`x = "${"a".repeat(50)}"`).endsWith("…"));
   assert.equal(spokenCode(undefined), "");
+});
+
+test("a guest's run: the custom setup, a fork shown, a recording file loaded (not a live run's)", () => {
+  const block = (fields) => ({ scenario: "normal", config: { customScenario: "custom" }, urlFork: null,
+    recording: null, ...fields });
+  assert.equal(guestRun(block({})), false);
+  assert.equal(guestRun(block({ scenario: "custom" })), true);
+  assert.equal(guestRun(block({ urlFork: "model:2~abc" })), true);
+  assert.equal(guestRun(block({ recording: { name: "r.json", text: "{}", key: "k" } })), true);
+  assert.equal(guestRun(block({ recording: { name: "live", text: "{}", key: "k", live: true } })), false);
 });

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   parse, format, formatQuestions, parseQuestions, stateOf, encodeCustom, decodeCustom,
-  encodeFork, decodeFork, parseQuery, languageTarget, PageUrl,
+  encodeFork, decodeFork, parseQuery, languageTarget, PageUrl, linkCode,
 } from "../../web/static/js/page/url-state.js";
 import { Questions, cleanSpec } from "../../web/static/js/model/questions.js";
 
@@ -221,4 +221,77 @@ test("the URL is restored through the block's actions", () => {
   new PageUrl(fakeWindow("https://h.example/l.html#b=nope&bp=3")).restore([block("b1")]);
   new PageUrl(fakeWindow("https://h.example/l.html")).restore([block("b1")]);
   assert.deepEqual(calls, []);
+});
+
+test("a link's custom setup and fork are the code it brings; the custom scenario only with them", () => {
+  const saved = (hash) => parse(hash);
+  assert.equal(linkCode(saved("#b=x&s=custom&bp=3&step=0"), "custom"), null);
+  assert.equal(linkCode(saved("#b=x&s=limit"), "custom"), null);
+  assert.equal(linkCode(null, "custom"), null);
+  assert.deepEqual(linkCode(saved("#b=x&s=custom&custom=abc&step=0"), "custom"),
+    { custom: "abc", fork: null, scenario: "custom" });
+  assert.deepEqual(linkCode(saved("#b=x&s=limit&custom=abc"), "custom"),
+    { custom: "abc", fork: null, scenario: null });
+  assert.deepEqual(linkCode(saved("#b=x&fork=model%3A2~xyz"), "custom"),
+    { custom: null, fork: "model:2~xyz", scenario: null });
+  assert.equal(linkCode(saved("#b=x&s=custom&custom="), "custom"), null);   // empty: none
+});
+
+test("a link's code not run yet stays in the URL, its custom scenario without the preset's step", () => {
+  const questions = new Questions();
+  const block = { name: "b1", scenario: "normal", breakpoints: new Set([4]), events: { keys: [] },
+    hasCursor: true, index: 3, questions, urlCustom: null, urlFork: null,
+    linkCode: { custom: "abc", fork: "tool:1~xyz", scenario: "custom" } };
+  assert.equal(format(stateOf(block)), "#b=b1&s=custom&bp=4&custom=abc&fork=tool%3A1~xyz");
+  const onPreset = { ...block, linkCode: { custom: null, fork: "tool:1~xyz", scenario: null } };
+  assert.equal(format(stateOf(onPreset)), "#b=b1&s=normal&bp=4&step=3&fork=tool%3A1~xyz");
+  assert.equal(format(stateOf({ ...block, linkCode: null })), "#b=b1&s=normal&bp=4&step=3");
+});
+
+test("a link with code restores its preset, breakpoints and questions at once, and runs nothing", async () => {
+  for (const hash of ["#b=b1&s=custom&bp=3&w=x&step=0&custom=abc", "#b=b1&s=limit&bp=3&w=x&step=4&fork=model%3A1~abc"]) {
+    const url = new PageUrl(fakeWindow(`https://h.example/l.html${hash}`));
+    const calls = [];
+    let shown = 0;
+    const offer = { show: () => { shown++; calls.push(["show", url.restoring]); } };
+    const block = {
+      name: "b1", scenario: "normal", config: { customScenario: "custom" },
+      loadWhatIf: async () => ({ readLink: async (saved) => { calls.push(["readLink", saved.step]); return offer; } }),
+      setScenario: (s) => calls.push(["setScenario", s]),
+      setBreakpoints: (b) => calls.push(["setBreakpoints", b]),
+      setEvents: (e) => calls.push(["setEvents", e]),
+      restoreQuestions: (q) => calls.push(["restoreQuestions", q.watches]),
+      start: (...args) => calls.push(["start", ...args]),
+    };
+    url.restore([block], () => calls.push(["restored"]));
+    assert.equal(url.restoring, true);   // the URL is not written while the link is read
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const scenario = hash.includes("s=limit") ? [["setScenario", "limit"]] : [["setScenario", "custom"]];
+    assert.deepEqual(calls, [
+      ["readLink", hash.includes("step=0") ? 0 : 4],
+      ...scenario,
+      ["setBreakpoints", [3]],
+      ["restoreQuestions", ["x"]],
+      ["restored"],
+      ["show", false],
+    ]);
+    assert.equal(shown, 1);
+  }
+});
+
+test("a link whose code cannot be read restores as a link without it", async () => {
+  const url = new PageUrl(fakeWindow("https://h.example/l.html#b=b1&bp=3&step=2&custom=%21%21"));
+  const calls = [];
+  const block = {
+    name: "b1", scenario: "normal", config: { customScenario: "custom" },
+    loadWhatIf: async () => ({ readLink: async () => null }),
+    setScenario: (s) => calls.push(["setScenario", s]),
+    setBreakpoints: (b) => calls.push(["setBreakpoints", b]),
+    setEvents: () => {},
+    restoreQuestions: () => {},
+    start: (...args) => calls.push(["start", ...args]),
+  };
+  url.restore([block]);
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  assert.deepEqual(calls, [["setBreakpoints", [3]], ["start", "debug", { seek: 2 }]]);
 });

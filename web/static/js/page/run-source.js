@@ -8,6 +8,14 @@ import { SEL } from "../selectors.js";
 
 const RECORDED_HOOKS = [SEL.recordingInfo, SEL.replayDivergence, SEL.actionNamed("download-recording")];
 
+/** Whether `block`'s run is a guest's: code or answers that a link or a file brought —
+ * the custom setup, a fork shown against the run, a recording file loaded (a live run's
+ * recording is not one). `loopstep:finish` carries no output of such a run. */
+export function guestRun(block) {
+  return block.scenario === block.config.customScenario || Boolean(block.urlFork)
+    || Boolean(block.recording && !block.recording.live);
+}
+
 /** Show where `trace` (null: no run shown) came from on `block`. */
 export function showSource(block, trace) {
   const data = block.root.dataset;

@@ -11,11 +11,15 @@
 //                                           its own, a value may hold a comma)
 //   …&s=custom&custom=…   (the reader's setup text, deflate-raw then base64url: setup-url.js)
 //   …&fork=model%3A2~…    (a fork: the call and its JSON, compressed as the setup is)
+// A link's custom setup and fork are code (or data) that would run: they never run on
+// load, on a lesson page or in an embed. The block shows them and runs them on the
+// reader's click (whatif/link-code.js); the rest of the link is restored at once, its
+// step with the code.
 // The query, on every copy of the page: `lang=zh|en` (the other language's copy),
 // `scenario=NAME` (an embed's preset), `trace=live` (no shipped traces),
 // `origin=` (an embed's host page).
 
-import { cleanSpec } from "../model/questions.js";
+import { cleanSpec, MAX_WATCHES } from "../model/questions.js";
 
 const WRITE_DELAY_MS = 120;
 const QUESTION_FIELDS = { c: "condition", h: "hits", l: "log" };
@@ -30,7 +34,7 @@ const forkModel = () => import("../model/fork-url.js");
 /** {block, scenario, breakpoints, events, step, questions, custom, fork} from a hash (or
  * query) string; null if it names no block. Bad entries are left out. */
 export function parse(fragment) {
-  const params = new URLSearchParams(String(fragment ?? "").replace(/^[#?]/, ""));
+  const { params, watches } = fragmentParams(fragment);
   const block = params.get("b");
   if (!block) return null;
   const breakpoints = (params.get("bp") ?? "").split(",")
@@ -41,7 +45,29 @@ export function parse(fragment) {
     try { return decodeURIComponent(x); } catch { return null; }
   }).filter((x) => x !== null);
   return { block, scenario: params.get("s"), breakpoints, events, step,
-    questions: parseQuestions(params), custom: params.get("custom"), fork: params.get("fork") };
+    questions: parseQuestions(params, watches), custom: params.get("custom"), fork: params.get("fork") };
+}
+
+/** The fragment's parameters but its watches (URLSearchParams), and the watches' texts
+ * (`w=`, decoded as URLSearchParams decodes): a link of 70,000 watches is read in one
+ * pass of plain string work, not through a URLSearchParams that holds them all. */
+function fragmentParams(fragment) {
+  const rest = [];
+  const watches = [];
+  for (const piece of String(fragment ?? "").replace(/^[#?]/, "").split("&")) {
+    if (piece.startsWith("w=")) watches.push(formValue(piece.slice(2)));
+    else rest.push(piece);
+  }
+  const params = new URLSearchParams(rest.join("&"));
+  return { params, watches: [...watches, ...params.getAll("w")] };
+}
+
+function formValue(raw) {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, " "));
+  } catch {
+    return new URLSearchParams(`w=${raw}`).get("w"); // a bad escape: as URLSearchParams reads it
+  }
 }
 
 /** The hash for a block's state ("#b=…"). `questions`: {specs: Map or [[line, spec]],
@@ -72,10 +98,11 @@ export function formatQuestions(questions) {
   return out;
 }
 
-/** {specs: [[line, spec]], watches} of URLSearchParams: a breakpoint whose hit count is
- * not a positive integer keeps no details; watches are trimmed, empty and repeated ones
- * left out (as Questions.addWatch does). */
-export function parseQuestions(params) {
+/** {specs: [[line, spec]], watches} of URLSearchParams (the watches' texts, `watchTexts`,
+ * may come apart): a breakpoint whose hit count is not a positive integer keeps no details;
+ * watches are trimmed, empty and repeated ones left out, and so are the ones past
+ * MAX_WATCHES, counted in `leftOut` (then present) as Questions.addWatch does. */
+export function parseQuestions(params, watchTexts = params.getAll("w")) {
   const texts = new Map();
   for (const [name, value] of params) {
     const m = /^([chl])(\d+)$/.exec(name);
@@ -94,25 +121,42 @@ export function parseQuestions(params) {
     }
   }
   const watches = [];
-  for (const w of params.getAll("w")) {
+  const seen = new Set();
+  let leftOut = 0;
+  for (const w of watchTexts) {
     const text = w.trim();
-    if (text && !watches.includes(text)) watches.push(text);
+    if (!text || seen.has(text)) continue;
+    seen.add(text);
+    if (watches.length < MAX_WATCHES) watches.push(text);
+    else leftOut += 1;
   }
-  return { specs, watches };
+  return leftOut ? { specs, watches, leftOut } : { specs, watches };
 }
 
-/** The state of a block controller, for format(). */
+/** The state of a block controller, for format(). A link's code not run yet
+ * (`block.linkCode`, whatif/link-code.js) stays in it: the custom setup and the fork, and
+ * the custom scenario the link selects (then no step: the preset's run is not the link's). */
 export function stateOf(block) {
+  const link = block.linkCode ?? null;
   return {
     block: block.name,
-    scenario: block.scenario,
+    scenario: link?.scenario ?? block.scenario,
     breakpoints: block.breakpoints,
     events: block.events.keys,
-    step: block.hasCursor ? block.index : null,
+    step: block.hasCursor && !link?.scenario ? block.index : null,
     questions: block.questions,
-    custom: block.urlCustom,
-    fork: block.urlFork,
+    custom: block.urlCustom ?? link?.custom ?? null,
+    fork: block.urlFork ?? link?.fork ?? null,
   };
+}
+
+/** What of a parsed link (parse) waits for the reader's click: {custom, fork, scenario}
+ * (the encoded setup and fork; `scenario`: the custom scenario when the link selects it,
+ * else null), or null when the link brings no code. `customScenario`: its name. */
+export function linkCode(saved, customScenario) {
+  if (!saved?.custom && !saved?.fork) return null;
+  return { custom: saved.custom || null, fork: saved.fork || null,
+    scenario: saved.scenario === customScenario ? customScenario : null };
 }
 
 /** The fragment's form of a custom setup text (`custom=`). */
@@ -217,21 +261,25 @@ export class PageUrl {
     history.replaceState(history.state, "", url.href);
   }
 
-  /** Apply the fragment's block, custom setup, scenario, breakpoints, questions, step and
-   * fork to the block it names, through the block's actions; `restored(block)` is called
-   * once they are applied. */
+  /** Apply the fragment's block, scenario, breakpoints, questions and step to the block
+   * it names, through the block's actions; `restored(block)` is called once they are
+   * applied. A custom setup or fork of the link is decoded and shown, not run
+   * (whatif/link-code.js): its step waits with it for the reader's click. */
   restore(blocks, restored = () => {}) {
     const saved = this.saved();
     const block = saved && blocks.find((b) => b.name === saved.block);
     if (!block) return;
     this.restoring = true;
-    if (saved.custom) {
-      // the custom setup is decoded asynchronously: the rest is restored after it
-      block.loadWhatIf().then((w) => w.restore(saved.custom))
-        .then(() => this.restoreBlock(block, saved, restored));
+    if (!linkCode(saved, block.config?.customScenario)) {
+      this.restoreBlock(block, saved, restored);
       return;
     }
-    this.restoreBlock(block, saved, restored);
+    // decoded asynchronously: the rest is restored after it; a part that cannot be read
+    // is reported and left out, and a link left with no code restores as one without
+    block.loadWhatIf().then((w) => w.readLink(saved)).then((offer) => {
+      this.restoreBlock(block, offer ? { ...saved, step: null } : saved, restored);
+      offer?.show();
+    });
   }
 
   restoreBlock(block, saved, restored) {
@@ -243,6 +291,5 @@ export class PageUrl {
     this.restoring = false;
     restored(block);
     if (saved.step !== null) block.start("debug", { seek: saved.step });
-    if (saved.fork) block.loadWhatIf().then((w) => w.restoreFork(saved.fork)); // fork-editor.js
   }
 }

@@ -135,17 +135,20 @@ export class ForkEditor {
     return true;
   }
 
-  /** The fork of the URL (its encoded form): opened and run; a bad one is reported. */
-  async restore(encoded) {
-    let fork;
+  /** {call, text} of the URL's fork (its encoded form), or null: a bad one is reported. */
+  async read(encoded) {
     try {
-      fork = await decodeFork(encoded);
+      return await decodeFork(encoded);
     } catch (error) {
       this.panel.hidden = false;
       this.showError(this.messages.format("fork_url_error", { message: error.message }));
-      return;
+      return null;
     }
+  }
+
+  /** The URL's fork ({call, text}), once the reader chose to run it: opened and run. */
+  async restore(fork) {
     await this.open(fork.call, fork.text);
-    await this.run();
+    return this.run();
   }
 }

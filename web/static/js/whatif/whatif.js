@@ -5,6 +5,7 @@
 // and into the URL fragment (its form is url-state.js's), never to the server.
 
 import { SEL } from "../selectors.js";
+import { showText } from "../page/invisible.js";
 import * as runs from "../page/block-runs.js";
 import { encodeCustom, decodeCustom } from "../page/url-state.js";
 
@@ -26,9 +27,11 @@ export class WhatIf {
     this.comparison = null;  // the comparison view, once a run to compare is chosen
     this.compareChoice = 0;  // counts the reader's choices of a run to compare
     this.fork = null;        // the fork editor (fork-editor.js), once a fork button is pressed
+    this.link = null;        // the code a link brought, not run yet (link-code.js)
   }
 
   forkEditor() {
+    this.block.client.prepareGuest(); // a fork runs as a guest (boot/guest-client.js)
     this.forkLoading ??= import("./fork-editor.js").then(({ ForkEditor }) => (this.fork = new ForkEditor(this)));
     return this.forkLoading;
   }
@@ -38,15 +41,20 @@ export class WhatIf {
     return (await this.forkEditor()).open(call);
   }
 
-  /** The fork of the URL (encoded: url-state.js): opened and run. */
-  async restoreFork(encoded) {
-    return (await this.forkEditor()).restore(encoded);
+  /** The code a link brings (its parsed fragment: url-state.js), shown in the block to
+   * run on the reader's click (link-code.js): the offer to show, or null when the link
+   * brings none that can be read (a part that cannot is reported as the URL's error). */
+  async readLink(saved) {
+    const { readLink } = await import("./link-code.js");
+    return readLink(this, saved);
   }
 
   /** A scenario switch or Reset: the fork is dropped — its editor, its comparison (a
-   * run still on its way is ignored) and the URL's fork — as Reset drops a custom setup. */
+   * run still on its way is ignored) and the URL's fork — as Reset drops a custom setup;
+   * so is a link's code not run yet (link-code.js). */
   dropFork() {
     const block = this.block;
+    this.link?.drop();
     this.fork?.close();
     if (this.comparison?.name?.startsWith("fork:")) {
       this.comparison.cancel();
@@ -100,6 +108,7 @@ export class WhatIf {
   }
 
   ensureEditor() {
+    this.block.client.prepareGuest(); // a custom setup runs as a guest (boot/guest-client.js)
     this.editorLoading ??= import("./setup-editor.js").then(({ createEditor }) => {
       const scenario = this.block.scenario;
       return createEditor(this.root.querySelector(SEL.setupHost), {
@@ -147,17 +156,24 @@ export class WhatIf {
     return true;
   }
 
-  /** The custom setup from the URL (its encoded text); a bad one is reported, not run. */
-  async restore(encoded) {
+  /** The setup text of the URL's custom setup (its encoded text), or null: a bad one is
+   * reported. */
+  async readCustom(encoded) {
     try {
-      const text = await decodeCustom(encoded);
-      this.base = this.block.scenario;
-      this.block.setSetup(text, encoded);
-      this.showOption(true);
+      return await decodeCustom(encoded);
     } catch (error) {
       this.urlError = this.messages.format("setup_url_error", { message: error.message });
       this.render();
+      return null;
     }
+  }
+
+  /** The URL's custom setup, once the reader chose to run it: the scenario pickers offer
+   * it (the link's scenario selects it). */
+  installCustom(text, encoded) {
+    this.base = this.block.scenario;
+    this.block.setSetup(text, encoded);
+    this.showOption(true);
   }
 
   /** The "custom" option of the scenario and compare pickers, while a custom setup exists. */
@@ -207,7 +223,7 @@ export class WhatIf {
     if (block.scenario === this.custom) {
       const code = this.root.querySelector(SEL.setupCode);
       const text = block.customSetup + block.config.entry;
-      if (code.textContent !== text) code.textContent = text;
+      if (code.textContent !== text) showText(code, text);
     }
     if (this.editor) {
       if (block.scenario !== this.custom && this.editorFor !== block.scenario) {
