@@ -54,6 +54,12 @@ SCHEMA_ERRORS = [
      "[agent.model]", "expected an array of dotted names, got text 'f'"),
     ("an agent name is a number", [], '\n[agent]\nmodel = [1]\n',
      "[agent.model] #1", "expected a dotted Python name, got an integer 1"),
+    ("switch_resets_breakpoints is text",
+     [('modules = ["x/code.py"]', 'modules = ["x/code.py"]\nswitch_resets_breakpoints = "yes"')], "",
+     "[switch_resets_breakpoints]", "expected a boolean (true or false), got text 'yes'"),
+    ("switch_resets_breakpoints is a number",
+     [('modules = ["x/code.py"]', 'modules = ["x/code.py"]\nswitch_resets_breakpoints = 1')], "",
+     "[switch_resets_breakpoints]", "expected a boolean (true or false), got an integer 1"),
     # empty and duplicate lists, duplicate names
     ("no presets", [(PRESETS, ""), ('modules = ["x/code.py"]', 'modules = ["x/code.py"]\npresets = []')],
      "", "[presets]", "expected at least 1 of [[presets]] tables, got none"),
@@ -112,7 +118,7 @@ SCHEMA_ERRORS = [
     # unknown keys, at every level
     ("unknown top-level key", [('modules = ["x/code.py"]', 'modules = ["x/code.py"]\ncolour = "red"')], "",
      "", "unknown key 'colour' (known: title, summary, setup, modules, presets, blocks, stages, agent, "
-         "standins, diagram, max_model_calls)"),
+         "standins, diagram, max_model_calls, switch_resets_breakpoints)"),
     ("unknown language", [('title = {zh = "测", en = "T"}', 'title = {zh = "测", en = "T", fr = "T"}')],
      "", "[title]", "unknown key 'fr' (known: zh, en)"),
     ("unknown preset key", [('en = "Normal"', 'en = "Normal"\ndefault = true')], "",

@@ -4,7 +4,7 @@ which exactly one is given, a table of author-chosen keys)."""
 import pytest
 
 from loopstep.runtime.catalog.schema import (
-    Int, Item, ListOf, MapOf, SchemaError, Table, Tables, Text, check, optional, render)
+    Bool, Int, Item, ListOf, MapOf, SchemaError, Table, Tables, Text, check, optional, render)
 
 NAMES = ListOf(Text("a name"), "an array of names")
 BLOCK = Table({"symbol": Text("a name"), "symbols": NAMES, "id": optional(Text("an id"))},
@@ -53,6 +53,15 @@ def test_integers_are_not_booleans_or_floats():
         assert error({"blocks": [{"symbol": "f"}], "count": value}) == \
             f"[count]: expected a count, got {shown}"
     assert error({"blocks": [{"symbol": "f"}], "count": -1}) == "[count]: expected a count, got -1"
+
+
+def test_booleans_are_not_integers_or_text():
+    flag = Table({"on": Bool()})
+    check({"on": False}, flag)
+    for value, shown in [(1, "an integer 1"), ("true", "text 'true'"), (0.0, "a float 0.0")]:
+        with pytest.raises(SchemaError) as caught:
+            check({"on": value}, flag)
+        assert str(caught.value) == f"[on]: expected a boolean (true or false), got {shown}"
 
 
 def test_long_values_are_cut_in_messages():

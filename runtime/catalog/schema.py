@@ -106,6 +106,17 @@ class Int:
             fail(path, f"expected {self.what}, got {value}")
 
 
+class Bool:
+    """``true`` or ``false`` (not a number, not text)."""
+
+    def __init__(self, what="a boolean (true or false)"):
+        self.what = what
+
+    def check(self, value, path):
+        if type(value) is not bool:
+            fail(path, f"expected {self.what}, got {shown(value)}")
+
+
 class ListOf:
     """An array of ``item``; at least ``min_items`` long; no entry twice when ``unique``."""
 
@@ -279,6 +290,8 @@ LESSON = Table({
     # the diagram's caption (default: the page's, "How delegation flows")
     "diagram": optional(Table({"title": LANG_TEXT}, "a table with title = {zh, en}")),
     "max_model_calls": optional(Int("a number of model calls (1 or more)", minimum=1)),
+    # a choice of another preset in a block's input picker clears its breakpoints (default false)
+    "switch_resets_breakpoints": optional(Bool()),
 }, "a lesson")
 
 

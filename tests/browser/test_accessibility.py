@@ -9,12 +9,12 @@ from loopstep.runtime.catalog.lessons import load_lessons
 
 try:
     from .axe_audit import assert_no_violations
-    from .page_helpers import (BOOT_TIMEOUT, choose_option, pause_at, run_to_end, slide_to,
-                               type_text)
+    from .page_helpers import (BOOT_TIMEOUT, compare_with, drawn, pause_at, run_to_end,
+                               slide_to, type_text)
 except ImportError:
     from axe_audit import assert_no_violations
-    from page_helpers import (BOOT_TIMEOUT, choose_option, pause_at, run_to_end, slide_to,
-                              type_text)
+    from page_helpers import (BOOT_TIMEOUT, compare_with, drawn, pause_at, run_to_end,
+                              slide_to, type_text)
 
 pytestmark = pytest.mark.slow   # every page kind in both languages and schemes: a long file
 
@@ -47,10 +47,12 @@ def audit_run(page, b, where):
     expect(b).to_have_attribute("data-state", "ready", timeout=BOOT_TIMEOUT)
     assert_no_violations(page, f"{where}, ready")
     run_to_end(b)
+    drawn(b)   # audited once the run's views are all drawn (run-views.js, data-drawn)
     assert_no_violations(page, f"{where}, {b.get_attribute('data-state')}")
     timeline = b.locator('input[type=range][data-role="timeline"]')
     slide_to(timeline, int(timeline.get_attribute("max")) * 2 // 3)
     expect(b).to_have_attribute("data-state", "paused")
+    drawn(b)
     expect(b.locator('[data-role="variables"] > *').first).to_be_visible()  # rows, or "no locals"
     expect(b.locator('[data-role="stack"] [data-frame]').first).to_be_attached()
     assert_no_violations(page, f"{where}, paused")
@@ -126,9 +128,8 @@ def test_what_if_panels(page, server_url, site_kind, lang, scheme):
     open_page(page, server_url, site_kind, "/lessons/s06", lang, scheme)
     b = page.locator('[data-loopstep-block="s06/run_subagent"]')
     expect(b).to_have_attribute("data-state", "ready", timeout=BOOT_TIMEOUT)
-    choose_option(b.locator('select[data-role="compare"]'), "limit")
-    comparison = b.locator('[data-role="comparison"]')
-    expect(comparison.locator('[data-role="divergence"]')).to_be_visible(timeout=BOOT_TIMEOUT)
+    comparison = compare_with(b, "limit")
+    expect(comparison.locator('[data-role="divergence"]')).to_be_visible()
     b.locator('button[data-action="edit-setup"]').click()
     expect(b.locator('[data-role="setup-editor"] [data-role="setup-text"]')).to_be_visible()
     assert_no_violations(page, f"/lessons/s06 ({lang}, {scheme}), runs compared, setup editor open")
@@ -155,6 +156,7 @@ def test_several_blocks_paused_with_their_panels_open(page, server_url, site_kin
         page.keyboard.press("End")
         page.keyboard.press("ArrowLeft")
         expect(b).to_have_attribute("data-state", "paused")
+        drawn(b)   # the history buttons are among the views drawn (omni-views.js)
         history = b.locator('[data-role="variables"] button[data-action="history"]').first
         if history.count():
             history.click()

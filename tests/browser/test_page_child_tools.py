@@ -59,8 +59,8 @@ def test_gutter_keyboard_toggles_and_marker(page, server_url, site_kind):
     assert marker not in ("", "rgba(0, 0, 0, 0)"), marker
 
 
-def test_switching_to_missing_keeps_breakpoints_and_run_shows_the_raise(page, server_url,
-                                                                          site_kind):
+def test_switching_to_missing_resets_breakpoints_and_run_shows_the_raise(page, server_url,
+                                                                           site_kind):
     open_lesson(page, server_url, site_kind)
     b = block(page, "child_tools")
     wait_ready(b)
@@ -70,9 +70,10 @@ def test_switching_to_missing_keeps_breakpoints_and_run_shows_the_raise(page, se
 
     select_scenario(b, "missing")
     expect(b).to_have_attribute("data-state", "ready")
-    # issue 36: the breakpoints stay across a preset switch
-    expect(b.locator('button[data-gutter][aria-pressed="true"]')).to_have_count(1)
-    expect(gutter(b, COPY_LINE)).to_have_attribute("aria-pressed", "true")
+    # s06 resets the breakpoints on a switch of input, as its page says (lesson.toml
+    # switch_resets_breakpoints)
+    expect(b.locator('button[data-gutter][aria-pressed="true"]')).to_have_count(0)
+    expect(gutter(b, COPY_LINE)).to_have_attribute("aria-pressed", "false")
     expect(b.locator('[aria-current="step"]')).to_have_count(0)
     expect(b.locator('[data-role="variables"] [data-var]')).to_have_count(0)
     expect(b.locator('[data-role="output"]')).to_have_text("")

@@ -9,9 +9,9 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from page_helpers import (BOOT_TIMEOUT, action, add_watch, block, choose_option,
+from page_helpers import (BOOT_TIMEOUT, action, add_watch, block, compare_with, drawn,
                           expect_paused_at, lesson_url, open_lesson, pause_at, press,
-                          replace_in_editor)
+                          press_and_draw, replace_in_editor)
 from loopstep.web import assets
 
 try:
@@ -65,8 +65,10 @@ def test_debug_pauses_from_the_shipped_recording_before_the_runtime_is_ready(
         press(b, "edit-setup")
         replace_in_editor(b, "index<2", "index<9")
         press(b, "run-custom")  # stops at the breakpoint, recorded live
+        # the shipped run stays shown, paused, until Run custom has its setup (encoded for the
+        # URL first): what is read next is the live run's
+        expect(b).to_have_attribute("data-trace", "live", timeout=BOOT_TIMEOUT)
         expect_paused_at(b, CALL_LINE)
-        expect(b).to_have_attribute("data-trace", "live")
         press(b, "continue")
         expect(b).to_have_attribute("data-state", "finished")
         expect(b.locator('[data-role="output"]')).to_have_text("完成： call_limit\n")
@@ -122,38 +124,40 @@ def views(b) -> str:
 
 def walk(page, server_url, site_kind, query: str) -> tuple[str, list[str]]:
     """Debug run_subagent's "normal" preset, step, open a history and the comparison with
-    "limit"; returns where the run came from and the block's DOM at each stop."""
+    "limit"; returns where the run came from and the block's DOM at each stop, each read
+    once what it shows is drawn whole: the step (`data-drawn` names it, every view of the
+    run attached), the history of `outcome`, the comparison with "limit" (`ready`)."""
     page.goto(lesson_url(server_url, site_kind) + query)
     b = block(page, "run_subagent")
     shown = []
 
     def keep():
-        # the agent views are attached (their module loads with the first run)
-        expect(b.locator('[data-role="timeline-marks"] [data-mark="model"]').first).to_be_attached()
+        drawn(b)
         shown.append(views(b))
 
     pause_at(b, CALL_LINE)
     recording = b.get_attribute("data-trace")
     keep()
+    # the agent views are among what is drawn (their module loads with the first run)
+    expect(b.locator('[data-role="timeline-marks"] [data-mark="model"]').first).to_be_attached()
     for command in ("step-into", "step-into", "step-over", "step-out", "step-back"):
-        press(b, command)
+        press_and_draw(b, command)
         expect(b).to_have_attribute("data-state", "paused")
         keep()
     for _ in range(20):  # every later hit of the breakpoint, then the end
-        press(b, "continue")
-        expect(b).to_have_attribute("data-state", re.compile("^(paused|finished)$"))
-        shown.append(views(b))
-        if b.get_attribute("data-state") == "finished":
+        if press_and_draw(b, "continue") == "end":
+            expect(b).to_have_attribute("data-state", "finished")
+            keep()
             break
+        expect(b).to_have_attribute("data-state", "paused")
+        keep()
     expect(b).to_have_attribute("data-state", "finished")
-    press(b, "step-back")
+    press_and_draw(b, "step-back")
     expect(b).to_have_attribute("data-state", "paused")
     b.locator('[data-var="outcome"] button[data-action="history"]').click()
     expect(b.locator('[data-role="history"]')).to_have_attribute("data-var", "outcome")
     keep()
-    choose_option(b.locator('select[data-role="compare"]'), "limit")
-    comparison = b.locator('[data-role="comparison"]')
-    expect(comparison.locator(".comparison-title")).to_be_visible(timeout=BOOT_TIMEOUT)
+    comparison = compare_with(b, "limit")
     expect(comparison.locator('[data-role="divergence"]')).to_have_count(1)
     keep()
     return recording, shown

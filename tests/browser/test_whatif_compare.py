@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from page_helpers import (BOOT_TIMEOUT, block, choose_option, current_lines, open_lesson,
+from page_helpers import (block, choose_option, compare_with, current_lines, open_lesson,
                           run_to_end, wait_ready)
 
 TESTS = Path(__file__).resolve().parent.parent
@@ -48,10 +48,8 @@ def expected_divergence(symbol: str, a_name: str, b_name: str) -> dict:
 
 
 def choose(b, name: str):
-    choose_option(b.locator('select[data-role="compare"]'), name)
-    comparison = b.locator('[data-role="comparison"]')
+    comparison = compare_with(b, name)   # drawn: the comparison with `name`, ready
     expect(comparison).to_be_visible()
-    expect(comparison.locator(".comparison-title")).to_be_visible(timeout=BOOT_TIMEOUT)
     return comparison
 
 

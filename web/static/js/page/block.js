@@ -8,7 +8,7 @@ import { SEL, EVENTS } from "../selectors.js";
 import { END, step as nextIndex, applies, hitIndices, settle } from "../model/stepping.js";
 import * as view from "./block-view.js";
 import * as runs from "./block-runs.js";
-import { showSource } from "./run-source.js";
+import { showSource, guestRun } from "./run-source.js";
 import { Questions } from "../model/questions.js";
 import { Omni } from "../omni/omni.js";
 import { FIRST_LINE, noStops, steppedOver } from "./stop-notes.js";
@@ -229,10 +229,10 @@ export class Block {
       if (!this.act(raised ? "raise" : "finish")) return;
       this.index = END;
       this.render();
-      this.emit(EVENTS.finish, {
-        status: this.state === "error" ? "error" : this.trace.status,
-        output: this.trace.stdout ?? "",
-      });
+      // a guest's run (run-source.js): its output is not the event's, nor a host page's
+      const finish = { status: this.state === "error" ? "error" : this.trace.status };
+      if (!guestRun(this)) finish.output = this.trace.stdout ?? "";
+      this.emit(EVENTS.finish, finish);
       this.onCursor(this, { released: true });
     } else {
       if (!this.act("pause")) return;
@@ -264,6 +264,19 @@ export class Block {
   /** Another block took the page's cursor. */
   release() {
     if (this.act("release")) this.clearRun({ announce: false });
+  }
+
+  /** The reader's choice in the input picker: in a lesson with `switch_resets_breakpoints`,
+   * another preset clears the line breakpoints, their details and the event breakpoints
+   * (watches stay); the custom setup, the reader's edit of an input, keeps them. */
+  chooseScenario(name) {
+    if (this.config.switchResetsBreakpoints && name !== this.scenario
+        && this.config.presets.some((p) => p.name === name)) {
+      this.breakpoints = new Set();
+      this.questions.clearSpecs();
+      this.events.clear();
+    }
+    return this.setScenario(name);
   }
 
   /** Switch scenario: the run is reset; the breakpoints, their details and the watches stay. */

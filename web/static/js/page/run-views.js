@@ -5,11 +5,29 @@
 // with the run's first cursor is painted (dom.js afterPaint).
 
 import { afterPaint } from "./dom.js";
+import { END } from "../model/stepping.js";
 
 /** Attach (or drop) the views of `trace`, the run `block` shows now. */
 export function attachViews(block, trace) {
   attachAgent(block, trace);
   attachWorkspace(block, trace);
+}
+
+/**
+ * `data-drawn` on the block's root: the step its panes show (`end` once the run ended),
+ * set when that step is drawn with every view its run brings (the agent views, the
+ * workspace panel, the omniscient views: each loaded on first use, then the block drawn
+ * again); absent while no run is shown or one of them is still on its way. A change of
+ * step draws everything at once: what waits for `data-drawn` to name a step reads that
+ * step whole (the browser tests do).
+ */
+export function markDrawn(block, at) {
+  const trace = block.trace;
+  const drawn = at !== null && trace && block.omni.views
+    && (!trace.agent?.calls?.length || block.agent?.trace === trace)
+    && (!trace.workspace || block.workspace?.trace === trace);
+  if (drawn) block.root.dataset.drawn = at === END ? "end" : String(at);
+  else delete block.root.dataset.drawn;
 }
 
 function attachAgent(block, trace) {
