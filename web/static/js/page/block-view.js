@@ -69,6 +69,10 @@ function showParts(pre, text, fill) {
     i = end;
   }
   pre.append(made);
+  // a long output's parts are laid out only when scrolled to (panes.css); a short one's,
+  // at once (its text is then the element's rendered text too)
+  if (pre.children.length > 1) pre.dataset.parts = "many";
+  else delete pre.dataset.parts;
 }
 
 function fillOutput(pre, text) {
