@@ -123,6 +123,10 @@ def _parser():
     trace.add_argument("--recording", type=Path, metavar="FILE",
                        help="answer the model calls from this recording (docs/recordings.md); "
                             "a divergence exits 3")
+    trace.add_argument("--tolerant", action="store_true",
+                       help="a replay goes on past a difference: each model call answered by "
+                            "the recorded one at its place in its conversation, each "
+                            "difference marked on its call")
     cli_recordings.add_parsers(commands)
     return parser
 
@@ -203,7 +207,7 @@ def main(argv=None):
         with Progress(f"{lesson_id}/{block}", sys.stderr, PROGRESS_EVERY):
             trace = record(lesson_id, block, args.scenario, roots=args.lessons,
                            max_steps=args.max_steps, setup=setup, fork=fork,
-                           recording=recording)
+                           recording=recording, tolerant=args.tolerant)
     except RecordingError as error:
         print(f"loopstep trace: {error}", file=sys.stderr)
         return 2
@@ -243,6 +247,8 @@ def main(argv=None):
     replay = trace.get("replay")
     if replay:
         print(cli_recordings.replay_line(replay))
+        if replay.get("tolerant"):
+            print(cli_recordings.tolerant_line(trace))
     print("stdout:")
     stdout = trace["stdout"]
     if len(stdout) > MAX_PRINTED_OUTPUT:

@@ -66,6 +66,19 @@ def replay_line(replay):
     return line + (f"; {replay['note']}" if replay.get("note") else "")
 
 
+def tolerant_line(trace):
+    """The line saying a run was replayed tolerantly, and which calls differ."""
+    agent = trace.get("agent") or {}
+    calls = [f"model call {k} ({call['differs']})" for k, call in enumerate(agent.get("calls", []), 1)
+             if call.get("differs")]
+    calls += [f"tool call {k} ({tool['differs']})" for k, tool in enumerate(agent.get("tools", []), 1)
+              if tool.get("differs")]
+    if not calls:
+        return "replayed tolerantly: no call differs from the recording"
+    many = "s differ" if len(calls) != 1 else " differs"
+    return f"replayed tolerantly: {len(calls)} call{many} from the recording: " + ", ".join(calls)
+
+
 def write_atomically(path, text):
     """``text`` at ``path`` whole or not at all (a temporary file renamed)."""
     path = Path(path)

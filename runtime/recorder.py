@@ -148,6 +148,7 @@ def _run(codes, builder, backend, program_files, namespace, capture=None, fork=N
                 watched = capture.resolve(namespace)
                 if recorded is not None:
                     watched = recorded.install(namespace, capture)
+                    capture.refresh = (namespace, lambda found: backend.watch(found, capture))
                 if fork is not None:
                     watched = fork.install(capture, namespace)
                 backend.watch(watched, capture)
@@ -188,7 +189,7 @@ def _run(codes, builder, backend, program_files, namespace, capture=None, fork=N
 
 def record(lesson, block, scenario, *, roots=None, max_steps=DEFAULT_MAX_STEPS,
            backend=None, setup=None, questions=None, agent=True, fork=None, recording=None,
-           live=None, inputs=None):
+           live=None, inputs=None, tolerant=False):
     """Run ``block`` of ``lesson`` under preset ``scenario``; return the trace dict.
 
     ``roots``: lessons roots (None: the bundled ones). ``backend``: "monitoring"
@@ -204,20 +205,21 @@ def record(lesson, block, scenario, *, roots=None, max_steps=DEFAULT_MAX_STEPS,
     ``recording`` does; the trace's ``replay`` key says how far it went. ``live``: an object
     answering them as a real model (recording/live.py, ``loopstep record``). ``inputs``: the
     answers of ``input()`` instead of the lesson's ``[standins] input`` (a recording that
-    holds ``input`` gives its own).
+    holds ``input`` gives its own). ``tolerant``: a replay goes on past a difference
+    (recording/replay.py).
     """
     header, cols = _record(lesson, block, scenario, roots, max_steps, backend, setup, questions,
-                           agent, fork, recording, live, inputs)
+                           agent, fork, recording, live, inputs, tolerant)
     header["steps"] = wire.steps(cols)
     return header
 
 
 def record_packed(lesson, block, scenario, *, roots=None, max_steps=DEFAULT_MAX_STEPS,
                   backend=None, setup=None, questions=None, agent=True, fork=None,
-                  recording=None):
+                  recording=None, tolerant=False):
     """``record`` in the packed form (docs/design.md, "Packed trace"), as compact JSON text."""
     header, cols = _record(lesson, block, scenario, roots, max_steps, backend, setup, questions,
-                           agent, fork, recording)
+                           agent, fork, recording, tolerant=tolerant)
     return wire.dumps(wire.packed(header, cols))
 
 
@@ -246,7 +248,7 @@ def _replayed(spec, block, scenario, recording):
 
 
 def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, questions=None,
-            agent=True, fork=None, recording=None, live=None, inputs=None):
+            agent=True, fork=None, recording=None, live=None, inputs=None, tolerant=False):
     """Run the block; return the trace header (the dict form without steps) and the columns."""
     if not isinstance(max_steps, int) or max_steps < 1:
         raise ValueError("max_steps must be a positive integer")
@@ -281,7 +283,10 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, ques
         builder.questions = asked
     output.on_cap = lambda: _output_full(builder)
     engine = backends.make(backend, traced, builder, program_files)
-    replay = Replay(recording, lambda text: presented(text, folder)) if recording else None
+    if tolerant and recording is None:
+        raise ValueError("--tolerant: this run answers from no recording")
+    replay = Replay(recording, lambda text: presented(text, folder), tolerant=tolerant) \
+        if recording else None
     answers = replay or live
     recorded = RecordedTools(replay, spec.agent.tools) \
         if replay is not None and recording.get("imported_from") and spec.agent else None
@@ -307,6 +312,8 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, ques
         capture.recorded = recorded
         if live is not None:
             live.depth = capture.last_depth
+        if answers is not None:   # a tool that runs here answers with the stand-in's output
+            run.on_command = capture.stand_in_ran
 
     saved_lines = {p.path: linecache.cache.get(p.path) for p in programs}
     for p in programs:
@@ -346,6 +353,9 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, ques
                      builder, setup_error)
     if asked is not None:
         header["probes"] = asked.result()
+    for call, path in (replay.differs.items() if replay is not None and capture else ()):
+        if call <= len(capture.calls):
+            capture.calls[call - 1]["differs"] = path   # a tolerant replay's difference
     captured = capture.result() if capture is not None else None
     if captured is not None:
         header["agent"] = captured

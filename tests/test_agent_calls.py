@@ -232,7 +232,17 @@ def test_a_tool_run_whose_returned_differs_from_its_result_round_trips(traces):
     assert agent_wire.unpack(agent_wire.pack(agent)) == agent
     for tool in tools:
         variants = [tool, dict(tool, cut=True), dict(tool, recorded=True, source_cut={"length": 9}),
-                    dict(tool, returned=[tool["result"]]), dict(tool, returned=None, error=True)]
+                    dict(tool, returned=[tool["result"]]), dict(tool, returned=None, error=True),
+                    dict(tool, stand_in=True), dict(tool, recorded=True, differs="tool:bash")]
         for variant in variants:
             row = agent_wire.pack_tool(variant)
             assert agent_wire.unpack_tool(row) == variant and row[7] == variant["returned"]
+
+
+def test_a_call_that_differs_in_a_tolerant_replay_round_trips(traces):
+    agent = traces[("s06", "run_subagent", "normal")]["agent"]
+    marked = dict(agent, calls=[dict(call, differs="system") if k == 1 else call
+                                for k, call in enumerate(agent["calls"])])
+    packed = agent_wire.pack(marked)
+    assert [len(row) for row in packed["calls"]][:3] == [8, 9, 8]
+    assert agent_wire.unpack(packed) == marked

@@ -207,18 +207,24 @@ def test_without_recorded_outputs_the_handler_runs_and_the_replay_diverges(lesso
     assert result["replay"]["tool_outputs"] == 0
 
 
-@pytest.mark.parametrize("lesson_id", ["lcc", "plain"])
-def test_a_call_the_recording_does_not_hold_runs_the_handler(lessons, lesson_id):
+@pytest.mark.parametrize("lesson_id, name", [("lcc", "bash"), ("plain", "run_bash")])
+def test_a_call_the_recording_holds_otherwise_stops_at_the_tool_call(lessons, lesson_id, name):
     recording = imported()
     recording["calls"][1]["tools"][0]["input"] = {"command": "ls"}   # not this call's input
     result = record(lesson_id, "agent_loop", "normal", roots=[lessons], recording=recording)
     assert result["status"] == "error"
-    assert result["replay"]["divergence"]["path"] == "messages[2].content[0].content"
-    assert result["replay"]["divergence"]["sent"] == '"ran here: wc -l notes.txt"'
+    assert result["message"] == ("tool call not in the recording at model call 2: "
+                                 f'{name}({{"command": "wc -l notes.txt"}})')
+    assert result["replay"]["divergence"] == {
+        "call": 2, "path": f"tool:{name}", "sent": f'{name}({{"command": "wc -l notes.txt"}})',
+        "recorded": 'bash({"command": "ls"}) → "3 notes.txt"'}
+    assert "ran here" not in json.dumps(result["agent"]["tools"])   # it never ran
     renamed = imported()
     renamed["calls"][1]["tools"][0]["name"] = "shell"   # a dict pairs by key: no answer
     result = record(lesson_id, "agent_loop", "normal", roots=[lessons], recording=renamed)
     assert (result["status"] == "error") == (lesson_id == "lcc")
+    if lesson_id == "lcc":   # no execution of bash left: it runs, and the next request differs
+        assert result["message"] == "divergence at model call 3: messages[2].content[0].content"
 
 
 def test_a_cut_output_is_marked_and_the_program_gets_it_as_recorded(lessons):

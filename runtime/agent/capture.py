@@ -17,6 +17,7 @@ the messages it shares with the previous call (same objects at the same places)
 and normalises only the new ones. See docs/design.md, "Agent calls".
 """
 
+import functools
 import inspect
 import sys
 
@@ -32,7 +33,10 @@ DECISIONS = {"allow": "allow", "deny": "deny", "ask": "ask", True: "allow", Fals
 
 
 def code_of(obj):
-    """The code object run by calling ``obj`` (function, bound method, callable object)."""
+    """The code object run by calling ``obj`` (function, bound method, callable object,
+    ``functools.partial`` of one)."""
+    while isinstance(obj, functools.partial):
+        obj = obj.func
     target = getattr(obj, "__func__", obj)
     code = getattr(target, "__code__", None)
     if code is None and not isinstance(obj, type):
@@ -100,6 +104,7 @@ class Capture:
         self.early = None             # (namespace, rewatch) while the setup and modules run
         self.fork = None              # the run's Fork (forks.py), installed as names are found
         self.recorded = None          # a recording's tool outputs (recording/tools.py), too
+        self.refresh = None           # (namespace, rewatch): its handlers found again per call
         self.origins = Origins(builder)   # where messages came from (origins.py)
         self.parts = parts.Parts(builder.folder)   # messages as the trace shows them
 
@@ -159,6 +164,30 @@ class Capture:
         if codes != known:
             rewatch(codes)
 
+    def _refresh(self):
+        """At each model call of a replay with recorded tool outputs: the handlers that a
+        table built again (or a handler added) holds get their dispatchers."""
+        namespace, rewatch = self.refresh
+        known = set(self.model) | set(self.tools) | set(self.gates)
+        strict, self.strict = self.strict, False
+        try:
+            self.resolve(namespace)
+            codes = self.recorded.install(namespace, self)
+            if self.fork is not None:
+                codes = self.fork.install(self, namespace, early=True)
+        finally:
+            self.strict = strict
+        if codes != known:
+            rewatch(codes)
+
+    def stand_in_ran(self):
+        """The stand-in world answered a command (runtime/standins/process.py): the tool
+        call running, the innermost, says its output is the stand-in's."""
+        for record in reversed(self.tool_calls):
+            if record["ret"] is None:
+                record["stand_in"] = True
+                return
+
     def _step(self):
         return max(len(self.builder.cols.event) - 1, 0)
 
@@ -170,6 +199,8 @@ class Capture:
         if code in self.model:
             if self.early is not None:
                 self._resolve_early()
+            elif self.refresh is not None:
+                self._refresh()
             cap = self.max_model_calls
             if len(self.calls) >= cap:
                 self.builder.cap_reached("model_calls", cap, (

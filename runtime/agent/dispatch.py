@@ -81,11 +81,17 @@ def dispatcher_code(code, hook):
     if starstar:
         listed.append("**" + starstar)
     source = f"def answer({', '.join(listed)}):\n    return {_HOOK!r}()\n"
+    free = code.co_freevars   # a closure's: the dispatcher has as many cells (unused)
+    if free:
+        inner = "".join(f"    {line}\n" for line in source.splitlines())
+        inner = inner.replace("    return", f"    {'; '.join(free)}\n        return", 1)
+        source = (f"def outer():\n    {' = '.join(free)} = None\n{inner}"
+                  "    return answer\n")
     scope = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SyntaxWarning)   # "'str' object is not callable"
         exec(compile(source, FORK_FILE, "exec", dont_inherit=True), scope)
-    made = scope["answer"].__code__
+    made = scope["outer"]().__code__ if free else scope["answer"].__code__
     consts = tuple(hook if item == _HOOK else item for item in made.co_consts)
     return made.replace(co_consts=consts, co_name=code.co_name, co_qualname=code.co_qualname)
 

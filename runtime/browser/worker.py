@@ -45,10 +45,10 @@ def preset_recording(lesson, scenario, roots):
 
 
 def record(lesson, block, scenario, roots, max_steps, setup=None, questions=None, fork=None,
-           recording=None):
+           recording=None, tolerant=False):
     """A block's packed trace (JSON text). ``questions``, ``fork`` and ``recording`` (a
     file's text, checked by ``recording_problem``) come as JSON text; ``max_steps`` 0 is the
-    recorder's default."""
+    recorder's default; ``tolerant``: a replay goes on past a difference."""
     sys.setrecursionlimit(RECURSION_LIMIT)  # lesson code may have raised it
     kwargs = {"roots": list(roots)}
     if max_steps:
@@ -61,6 +61,8 @@ def record(lesson, block, scenario, roots, max_steps, setup=None, questions=None
         kwargs["fork"] = _loads(fork, "fork")
     if recording:
         kwargs["recording"] = json.loads(recording)
+    if tolerant:
+        kwargs["tolerant"] = True
     return recorder.record_packed(lesson, block, scenario, **kwargs)
 
 

@@ -63,6 +63,53 @@ def normal(body):
     return _json(body)
 
 
+# JSON Schema keywords whose arrays are sets, and those holding schemas (by name, in a
+# list, in an object of them)
+_SETS = ("enum", "required", "type")
+_SCHEMA = ("items", "not", "additionalProperties", "additionalItems", "contains",
+           "propertyNames", "if", "then", "else", "unevaluatedItems", "unevaluatedProperties")
+_SCHEMAS = ("anyOf", "allOf", "oneOf", "prefixItems", "items")
+_BY_NAME = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+
+
+def _schema(schema):
+    """A JSON Schema with its set arrays in one order (their canonical texts sorted)."""
+    if not isinstance(schema, dict):
+        return schema
+    out = dict(schema)
+    for key in _SETS:
+        if isinstance(out.get(key), list):
+            out[key] = sorted(out[key], key=lambda item: json.dumps(item, sort_keys=True))
+    for key in _SCHEMA:
+        if isinstance(out.get(key), dict):
+            out[key] = _schema(out[key])
+    for key in _SCHEMAS:
+        if isinstance(out.get(key), list):
+            out[key] = [_schema(item) for item in out[key]]
+    for key in _BY_NAME:
+        if isinstance(out.get(key), dict):
+            out[key] = {name: _schema(item) for name, item in out[key].items()}
+    return out
+
+
+def unordered(body):
+    """``body`` with the arrays of its tool definitions' JSON Schemas whose order means
+    nothing (``enum``, ``required``, ``type``) in one order, so that they compare as sets:
+    Messages API ``tools[i].input_schema``, Chat Completions ``tools[i].function.parameters``."""
+    tools = body.get("tools") if isinstance(body, dict) else None
+    if not isinstance(tools, list):
+        return body
+    shown = []
+    for tool in tools:
+        if isinstance(tool, dict) and isinstance(tool.get("input_schema"), dict):
+            tool = dict(tool, input_schema=_schema(tool["input_schema"]))
+        function = tool.get("function") if isinstance(tool, dict) else None
+        if isinstance(function, dict) and isinstance(function.get("parameters"), dict):
+            tool = dict(tool, function=dict(function, parameters=_schema(function["parameters"])))
+        shown.append(tool)
+    return dict(body, tools=shown)
+
+
 def same(recorded, sent):
     """Whether two normal bodies are equal, types and all (``first_difference`` is None),
     at the speed of the C encoder."""

@@ -9,12 +9,19 @@ recorder ends the run with status ``error``. After a fork's call (runtime/questi
 forks.py) the recording no longer holds the answers: the setup's model function gives
 them when the lesson has one, else the run stops (``NoAnswer``).
 
+The arrays of the tools' JSON Schemas whose order means nothing (``enum``, ``required``,
+``type``) compare as sets. A tolerant replay (``tolerant``) goes on past a difference: each
+call is answered by the recorded call at its place in its conversation (``threads``: a
+call whose messages continue a conversation's previous call is its next), and its first
+difference is kept (``differs``: the trace's call records say it).
+
 The run's folder reads as the recording's ``cwd``: a request's text shows the real folder
 as ``cwd`` (the recorder's values.Folder), and a recorded answer's ``cwd`` is handed to
 the program as the real folder.
 """
 
-from .normal import canonical, first_difference, normal, quick_text, request_body, same
+from .normal import (canonical, first_difference, normal, quick_text, request_body, same,
+                     unordered)
 
 BEYOND = "(beyond the recording)"
 
@@ -29,6 +36,16 @@ class Divergence(BaseException):
     def to_dict(self):
         return {"call": self.call, "path": self.path, "recorded": self.recorded,
                 "sent": self.sent}
+
+
+class ToolDivergence(Divergence):
+    """The program called a tool at model call ``call`` that the recording holds another
+    execution of (recording/tools.py); ``path`` is ``tool:NAME``."""
+
+    def __init__(self, call, name, sent, recorded):
+        BaseException.__init__(self, f"tool call not in the recording at model call {call}: "
+                                     f"{sent}")
+        self.call, self.path, self.recorded, self.sent = call, f"tool:{name}", recorded, sent
 
 
 class NoAnswer(BaseException):
@@ -59,14 +76,19 @@ class Replay:
     """The answers of one run. ``text``: how the run shows a text (its folder as the
     recording's cwd); ``real``: the run's real folder (None: no folder)."""
 
-    def __init__(self, recording, text=str, real=None):
+    def __init__(self, recording, text=str, real=None, tolerant=False):
         self.recording = recording
         self.calls = recording["calls"]
         self.text = text
         self.real = real
+        self.tolerant = tolerant  # go on past a difference (answers by position)
         self.made = 0
+        self.current = 0          # the recorded call whose answer the run acts on
         self.forked = False
         self.stopped = None       # the Divergence or NoAnswer that ended the run
+        self.differs = {}         # model call → its first difference (a tolerant replay)
+        self._threads = None      # the recording's conversations (a tolerant replay)
+        self._sent = []           # the run's conversations: [messages, calls made]
 
     def answer(self, provider, request, forked=False, has_reply=False):
         """The recorded response (provider JSON) of the next call; None when the caller
@@ -76,19 +98,24 @@ class Replay:
         if self.forked:
             if has_reply:
                 return None
-            raise self._stop(NoAnswer(call))
-        if call > len(self.calls):
-            raise self._stop(Divergence(call, BEYOND, f"{len(self.calls)} model calls",
-                                        "one more call"))
+            raise self.stop(NoAnswer(call))
+        number = self._position(request) if self.tolerant else call
+        if number is None or number > len(self.calls):
+            raise self.stop(Divergence(call, BEYOND, f"{len(self.calls)} model calls",
+                                       "one more call"))
         if provider != self.recording["provider"]:
-            raise self._stop(Divergence(call, "provider", self.recording["provider"],
-                                        provider))
-        recorded = self.calls[call - 1]
+            raise self.stop(Divergence(call, "provider", self.recording["provider"],
+                                       provider))
+        recorded = self.calls[number - 1]
         if quick_text(request, self.text) != canonical(recorded["request"]):
-            old, new = normal(recorded["request"]), request_body(request, self.text)
+            old = unordered(normal(recorded["request"]))   # schema sets in one order
+            new = unordered(request_body(request, self.text))
             found = None if same(old, new) else first_difference(old, new)
+            if found is not None and not self.tolerant:
+                raise self.stop(Divergence(call, *found))
             if found is not None:
-                raise self._stop(Divergence(call, *found))
+                self.differs[call] = found[0]
+        self.current = number
         if forked:
             self.forked = True
             return None
@@ -98,9 +125,27 @@ class Replay:
             response = swap_text(response, cwd, self.real)
         return response
 
-    def _stop(self, failure):
+    def stop(self, failure):
         self.stopped = failure
         return failure
+
+    def _position(self, request):
+        """The recorded call answering ``request`` in a tolerant replay: the one at its
+        place in its conversation (the N-th conversation the run opened, the recording's
+        N-th), or None beyond the recording."""
+        if self._threads is None:
+            self._threads = threads([normal(call["request"]).get("messages")
+                                     for call in self.calls])
+        messages = request_body(request, self.text).get("messages")
+        at = _conversation(self._sent, messages)
+        if at is None:
+            self._sent.append([messages, 0])
+            at = len(self._sent) - 1
+        self._sent[at][0] = messages
+        self._sent[at][1] += 1
+        if at >= len(self._threads) or self._sent[at][1] > len(self._threads[at]):
+            return None
+        return self._threads[at][self._sent[at][1] - 1]
 
     def summary(self):
         """The trace's ``replay`` key."""
@@ -115,4 +160,35 @@ class Replay:
                 "made_for": recording["made_for"],
                 "divergence": self.stopped.to_dict()
                 if isinstance(self.stopped, Divergence) else None,
-                "note": note}
+                "note": note, "tolerant": self.tolerant, "differs": len(self.differs)}
+
+
+def _extends(old, new):
+    """Whether message list ``new`` continues ``old`` (``old`` a prefix of it)."""
+    return isinstance(old, list) and isinstance(new, list) and len(new) > len(old) and \
+        canonical(new[:len(old)]) == canonical(old)
+
+
+def _conversation(known, messages):
+    """The index in ``known`` ([messages, …] of each conversation) of the latest one that
+    ``messages`` continues, or None."""
+    for at in range(len(known) - 1, -1, -1):
+        if _extends(known[at][0], messages):
+            return at
+    return None
+
+
+def threads(requests):
+    """The recorded calls (numbers from 1) of each conversation of a recording, in the
+    order the conversations opened: a call whose messages continue a conversation's last
+    call is that conversation's next."""
+    known, found = [], []
+    for number, messages in enumerate(requests, 1):
+        at = _conversation(known, messages)
+        if at is None:
+            known.append([messages])
+            found.append([])
+            at = len(known) - 1
+        known[at][0] = messages
+        found[at].append(number)
+    return found

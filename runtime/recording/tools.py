@@ -3,65 +3,33 @@ outputs").
 
 A recording imported from another tool (``imported_from``) holds the tool executions of
 a run that happened elsewhere: the stand-in world cannot run them again to the same
-results. ``RecordedTools`` answers a call of a handler named in the lesson's ``[agent]
-tools`` from the recording when the recording holds it: the next execution not yet used,
-after the model call the run is at, with the same input —
+results. ``RecordedTools`` answers a call of a handler reached through the lesson's
+``[agent] tools`` from the recording when the recording holds it: an execution not yet
+used of the model call whose answer the run acts on, of the same tool (a handler table's
+key; a plain function: any), whose input is the call's (pairing.py: every handler shape —
+``**kwargs``, ``*args``, lambdas, bound methods, callable objects, ``functools.partial``,
+closures). The declared names are looked up again at every model call, so a table built
+again (or a handler added) is answered too.
 
-- a handler in a dict (``TOOL_HANDLERS["bash"]``) pairs by its key and input;
-- a plain function (s01's ``run_bash(command)``) pairs by order, its arguments (by
-  parameter name; a parameter left at its default may be absent) matched to the
-  recorded input's keys.
-
-Any other call runs the handler (learn-claude-code records no ``task`` execution: its
-handler is the subagent's own loop, which runs and is stepped), and so does every call
-after a fork's model call. The handler gets a dispatcher for the run
-(runtime/agent/dispatch.py): the lesson's code is untouched and the dispatcher stays out
-of the stacks. An answered call's record in the trace says ``recorded`` and, when the
-source cut the output, ``source_cut`` (``{"length": N | None}``).
+A call the recording does not hold runs the handler when the model call's answer asks
+for a tool of its name that the recording holds no execution of (learn-claude-code
+records no ``task`` execution: its handler is the subagent's own loop, which runs and is
+stepped), or when no execution of its name is left; so does every call after a fork's
+model call. Any other call stops the run (``ToolDivergence``: ``tool call not in the
+recording at model call K: NAME(INPUT)``, the recorded execution beside it); a tolerant
+replay answers it with the first such execution and marks it ``differs: "tool:NAME"``.
+The handler gets a dispatcher for the run (runtime/agent/dispatch.py): the lesson's code
+is untouched and the dispatcher stays out of the stacks. An answered call's record in the
+trace says ``recorded`` and, when the source cut the output, ``source_cut``
+(``{"length": N | None}``).
 """
 
-import types
+import json
 
-from ..agent.capture import code_of, lookup
-from ..agent.dispatch import Dispatchers, parameters
-from .replay import swap_text
-
-
-def _defaults(function, code):
-    posonly, positional, _star, kwonly, _starstar = parameters(code)
-    named = (*posonly, *positional)
-    found = dict(zip(named[len(named) - len(function.__defaults__ or ()):],
-                     function.__defaults__ or ()))
-    found.update(function.__kwdefaults__ or {})
-    return found
-
-
-def called_input(frame, function, bound=False):
-    """The call's arguments by parameter name (``**kwargs`` merged in), and the defaults
-    of the parameters; None when it passes extra positional arguments (``*args``)."""
-    code = frame.f_code
-    local = frame.f_locals
-    posonly, positional, star, kwonly, starstar = parameters(code)
-    if star and local.get(star):
-        return None
-    names = [*posonly, *positional][1 if bound else 0:] + list(kwonly)
-    called = {name: local[name] for name in names if name in local}
-    if starstar:
-        called.update(local.get(starstar) or {})
-    return called, _defaults(function, code)
-
-
-def fits(recorded, called, defaults):
-    """Whether a recorded input is the call's: every argument in it, or at its default."""
-    if not isinstance(recorded, dict):
-        return False
-    for name, value in called.items():
-        if name in recorded:
-            if recorded[name] != value:
-                return False
-        elif name not in defaults or not (defaults[name] is value or defaults[name] == value):
-            return False
-    return all(name in called for name in recorded)
+from ..agent.capture import lookup
+from ..agent.dispatch import Dispatchers
+from .pairing import pairs, shown_input, unwrap, views
+from .replay import ToolDivergence, swap_text
 
 
 class RecordedTools:
@@ -71,17 +39,23 @@ class RecordedTools:
     def __init__(self, replay, names):
         self.replay = replay
         self.names = tuple(names)
-        self.executions = [(number, tool) for number, call in enumerate(replay.calls, 1)
-                           for tool in call["tools"]]
-        self.next = 0              # the first execution not used yet
+        self.executions = []       # (recorded call number, tool)
+        self.by_call = {}          # recorded call number → indices in executions
+        for number, call in enumerate(replay.calls, 1):
+            for tool in call["tools"]:
+                self.by_call.setdefault(number, []).append(len(self.executions))
+                self.executions.append((number, tool))
+        self.used = set()          # the executions answered
         self.answered = 0
         self.capture = None
+        self.routes = {}           # function → [(key, bound args, bound keywords)]
+        self.names_of = {}         # a handler's own code → its name in the capture
         self._dispatchers = Dispatchers()
 
     def install(self, namespace, capture=None):
-        """Give the named handlers found in ``namespace`` dispatchers; called again for
-        the ones defined since. Returns the codes the capture watches (empty without
-        one)."""
+        """Give the handlers found in ``namespace`` dispatchers; called again for the ones
+        found since (a table built again, a handler added). Returns the codes the capture
+        watches (empty without one)."""
         self.capture = capture
         table = capture.tools if capture is not None else {}
         made = self._dispatchers.made
@@ -92,53 +66,96 @@ class RecordedTools:
                 continue
             members = value.items() if isinstance(value, dict) else [(None, value)]
             for key, member in members:
-                function = getattr(member, "__func__", member)
-                if not isinstance(function, types.FunctionType) or \
-                        function.__code__ in made or function.__code__.co_freevars or \
-                        code_of(member) is not function.__code__:
+                found = unwrap(member)
+                if found is None:
                     continue
+                function, args, keywords = found
+                routes = self.routes.setdefault(function, [])
+                if not any(k == key and len(a) == len(args) and all(
+                        x is y for x, y in zip(a, args)) and kw.keys() == keywords.keys()
+                        for k, a, kw in routes):
+                    routes.append((key, args, keywords))
                 code = function.__code__
-                bound = member is not function
-                dispatcher = self._dispatchers.install(function, self._answer(key, bound))
-                if code in table:
-                    table[dispatcher] = table.pop(code)
+                if code in made:
+                    continue
+                name = table.pop(code, None)
+                if name is None:
+                    name = self.names_of.get(code)
+                dispatcher = self._dispatchers.install(function, self._answer)
+                if name is not None:
+                    self.names_of[code] = name
+                    table[dispatcher] = name
         if capture is None:
             return set()
-        return set(capture.model) | set(capture.tools)
+        return set(capture.model) | set(capture.tools) | set(capture.gates)
 
     def uninstall(self):
         self._dispatchers.uninstall()
 
-    def _answer(self, key, bound):
-        def answer(frame, function):
-            return self.answer(frame, function, key, bound)
-        return answer
+    def _answer(self, frame, function):
+        return self.answer(frame, function)
 
-    def answer(self, frame, function, key=None, bound=False):
-        """``(output,)`` when the recording holds this call next, else None (it runs)."""
+    def _shown(self):
+        """A call's value as the recording has it (the run's folder as its ``cwd``)."""
+        real, cwd = self.replay.real, self.replay.recording["cwd"]
+        if not real or real == cwd:
+            return lambda value: value
+        return lambda value: swap_text(value, real, cwd)
+
+    def answer(self, frame, function):
+        """``(output,)`` when the recording holds this call, else None (it runs).
+        ``ToolDivergence`` when the recording holds a call of this tool at this point of
+        the run that this call is not (a tolerant replay answers the first by order)."""
         replay = self.replay
         if replay.forked or replay.stopped is not None or not replay.made:
             return None
-        while self.next < len(self.executions) and self.executions[self.next][0] < replay.made:
-            self.next += 1   # the executions of calls before this one were not asked for
-        if self.next >= len(self.executions) or self.executions[self.next][0] != replay.made:
+        number = replay.current   # the recorded call whose answer the run acts on
+        waiting = [i for i in self.by_call.get(number, ()) if i not in self.used]
+        if not waiting:
             return None
-        tool = self.executions[self.next][1]
-        if key is not None and tool["name"] != key:
+        shown = self._shown()
+        readings = views(frame, function, self.routes.get(function), shown)
+        keys = {view.key for view in readings}
+        candidates = [i for i in waiting
+                      if None in keys or self.executions[i][1]["name"] in keys]
+        for index in candidates:
+            if any(pairs(self.executions[index][1]["input"], view, shown) for view in readings):
+                return self._give(frame, index)
+        if not candidates or self._unrecorded(number, keys):
             return None
-        called = called_input(frame, function, bound)
-        if called is None or not fits(tool["input"], *called):
-            return None
-        self.next += 1
+        tool = self.executions[candidates[0]][1]
+        view = next((v for v in readings if v.key == tool["name"]), readings[0])
+        name = view.key or function.__name__
+        sent = f"{name}({shown_input(view)})"
+        if replay.tolerant:
+            return self._give(frame, candidates[0], differs=f"tool:{name}")
+        raise replay.stop(ToolDivergence(number, name, sent, _execution(tool)))
+
+    def _unrecorded(self, number, keys):
+        """Whether call ``number``'s response asks for a tool of ``keys`` (None: any)
+        that the recording holds no execution of (learn-claude-code's ``task``)."""
+        content = self.replay.calls[number - 1]["response"].get("content")
+        asked = [block.get("name") for block in content if isinstance(block, dict)
+                 and block.get("type") == "tool_use"] if isinstance(content, list) else []
+        ran = [self.executions[i][1]["name"] for i in self.by_call.get(number, ())]
+        for name in set(asked):
+            if (None in keys or name in keys) and asked.count(name) > ran.count(name):
+                return True
+        return False
+
+    def _give(self, frame, index, differs=None):
+        self.used.add(index)
         self.answered += 1
-        self._mark(frame, tool)
+        tool = self.executions[index][1]
+        self._mark(frame, tool, differs)
         output = tool["output"]
+        replay = self.replay
         cwd = replay.recording["cwd"]
         if replay.real and replay.real != cwd:
             output = swap_text(output, cwd, replay.real)
         return (output,)
 
-    def _mark(self, frame, tool):
+    def _mark(self, frame, tool, differs=None):
         """The capture's record of this call says it was answered from the recording."""
         capture = self.capture
         if capture is None:
@@ -151,3 +168,13 @@ class RecordedTools:
         record["recorded"] = True
         if tool.get("cut"):
             record["source_cut"] = {"length": tool.get("length")}
+        if differs is not None:
+            record["differs"] = differs
+
+
+def _execution(tool):
+    """A recorded execution as a message shows it: ``NAME(INPUT) → OUTPUT``."""
+    output = tool["output"]
+    shown = output if len(output) <= 200 else output[:200] + "…"
+    return (f"{tool['name']}({json.dumps(tool['input'], ensure_ascii=False)}) → "
+            f"{json.dumps(shown, ensure_ascii=False)}")

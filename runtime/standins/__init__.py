@@ -39,6 +39,7 @@ class Run:
         self.fork = None          # a Fork (runtime/questions/forks.py) whose model call the clients answer
         self.answers = None       # a recording.Replay (or live sender) answering every model call
         self.inputs = None        # the answers of input() for this run instead of [standins] input
+        self.on_command = None    # called when a command runs here (the trace marks its tool)
         self.folder_name = folder_name   # how the trace shows the run's folder
         self.folder = None
         self._saved = None

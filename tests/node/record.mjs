@@ -6,7 +6,7 @@
 //            "runtime": {"catalog.py": "/abs/path", ...},      // written to /loopstep/runtime/ (sub/x.py too)
 //            "lessons": {"s06/lesson.toml": "/abs/path", ...}, // written to /loopstep/lessons/
 //            "runs": [{"lesson", "block", "scenario", "maxSteps"?, "backend"?, "setup"?, "questions"?, "agent"?,
-//                      "fork"?, "recording"?, "packed"?}, ...],
+//                      "fork"?, "recording"?, "tolerant"?, "packed"?}, ...],
 //            "code": "optional Python to run after the records; its value is printed"}
 // Prints one JSON object: {"python", "boot_ms", "traces": [trace, ...], "value"}.
 import { readFileSync } from "node:fs";
@@ -48,7 +48,8 @@ def _record(spec):
                              max_steps=spec.get("maxSteps", 100_000),
                              backend=spec.get("backend"), setup=spec.get("setup"),
                              questions=spec.get("questions"), agent=spec.get("agent", True),
-                             fork=spec.get("fork"), recording=spec.get("recording")),
+                             fork=spec.get("fork"), recording=spec.get("recording"),
+                             tolerant=spec.get("tolerant", False)),
                       ensure_ascii=False)
 `);
 const recordOne = pyodide.globals.get("_record");
