@@ -45,6 +45,15 @@ def test_packed_tool_rows_unpack_to_their_dict_form():
     same = cases["returned is the result's text"]
     assert len(same["packed"]) == 7 and same["tool"]["returned"] == same["packed"][5]
     assert len(cases["returned differs"]["packed"]) == 8
+    assert cases["ran a command in the stand-in world"]["packed"][11:] == [1]
+    assert cases["recorded, a tolerant replay's difference"]["packed"][-1].startswith("tool:")
+
+
+def test_a_tolerant_replays_differences_survive_packing():
+    fixture = BUILT["agent_calls.json"]["differing"]
+    assert agent_wire.unpack(fixture["packed"]) == fixture["agent"]
+    rows = fixture["packed"]["calls"]
+    assert len(rows[0]) == 8 and rows[1][8] == "messages[2].content[0].text"
 
 
 def test_the_watch_column_has_changes_and_a_value_per_step():

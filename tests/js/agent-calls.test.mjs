@@ -104,3 +104,20 @@ test("tool rows leave out their trailing defaults, and a missing returned is the
   ]);
   assert.deepEqual(calls.tools.map((t) => t.error), [false, false, true, false]);
 });
+
+test("a tolerant replay's differences: on the call shown, its marks and the count", () => {
+  const marked = {
+    ...AGENT,
+    calls: AGENT.calls.map((c, k) => (k === 2 ? [...c, "messages[1].content[0].text"] : c)),
+    tools: [AGENT.tools[0], [...AGENT.tools[1], "A", 0, 1, null, 1, "tool:read_file"]],
+  };
+  const calls = new Calls(marked);
+  assert.equal(calls.view(6).differs, null);
+  assert.equal(calls.view(13).differs, "messages[1].content[0].text");
+  assert.deepEqual(calls.marks().filter((m) => m.differs !== null).map((m) => [m.kind, m.number]),
+    [["model", 3], ["tool", 2]]);
+  assert.equal(calls.tools[1].stand_in, true);
+  assert.equal("stand_in" in calls.tools[0] || "differs" in calls.tools[0], false);
+  assert.deepEqual(calls.differing(), { model: 1, tool: 1 });
+  assert.deepEqual(new Calls(AGENT).differing(), { model: 0, tool: 0 });
+});

@@ -67,6 +67,16 @@ test("agent-calls.js reads packed tool rows that leave out fields as their dict 
   }
 });
 
+test("agent-calls.js reads a tolerant replay's differences as their dict form", () => {
+  const { differing: { agent, packed } } = fixture("agent_calls.json");
+  const calls = new Calls(packed);
+  assert.deepEqual(calls.calls.map((c) => c.differs), agent.calls.map((c) => c.differs ?? null));
+  assert.deepEqual(calls.tools, agent.tools.map((t) => ({ ...t, error: Boolean(t.error) })));
+  assert.deepEqual(calls.differing(), { model: 1, tool: 1 });
+  const marked = calls.marks().filter((m) => m.differs !== null).map((m) => [m.kind, m.number, m.differs]);
+  assert.deepEqual(marked, [["model", 2, agent.calls[1].differs], ["tool", 1, agent.tools[0].differs]]);
+});
+
 test("answers.js folds the watch column as the recorder meant it", () => {
   const { packed, values } = fixture("watch_column.json");
   const t = fromPacked(packed);

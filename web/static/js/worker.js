@@ -4,10 +4,11 @@
 // runtime data island, its URLs relative to `base`; head: the page is downloading the
 // snapshot and the wasm and posts them as `head` messages), `head` {name, chunks | done |
 // module | error} (runtime-early.js) and `record` {id, lesson, block,
-// scenario, maxSteps, setup?, questions?, fork?, recording?} (`setup`: the reader's setup
+// scenario, maxSteps, setup?, questions?, fork?, recording?, tolerant?} (`setup`: the reader's setup
 // text, only for scenario "custom"; `questions`: breakpoint conditions, hit counts,
 // logpoints and watches, see runtime/questions/questions.py; `recording`: {name, text}, a
-// recording file the reader loaded answering the model calls, docs/recordings.md) and
+// recording file the reader loaded answering the model calls, docs/recordings.md;
+// `tolerant`: a replay goes on past a difference from its recording, marking it) and
 // `preset-recording` {id, lesson, scenario} (the text of a preset's recording file);
 // worker → main `progress` {loaded, total},
 //   `ready` {python, path, marks, compiled, stale, recorder: "snapshot"|"files"}
@@ -316,7 +317,7 @@ function record(message) {
       message.maxSteps ?? 0, message.setup ?? undefined, // JS null would not be None
       message.questions ? JSON.stringify(message.questions) : undefined,
       message.fork ? JSON.stringify(message.fork) : undefined,
-      recording ? recording.text : undefined);
+      recording ? recording.text : undefined, Boolean(message.tolerant));
     post({ type: "trace", id: message.id, json });
   } finally {
     pyRoots.destroy();

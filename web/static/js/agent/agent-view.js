@@ -112,8 +112,12 @@ export class AgentView {
       node.dataset.step = String(mark.step);
       if (mark.kind === "model") node.dataset.call = String(mark.number - 1);
       node.style.left = `${(Math.min(mark.step, max) / max) * 100}%`;
-      const label = mark.kind === "model"
+      let label = mark.kind === "model"
         ? m.format("mark_model", { n: mark.number }) : m.format("mark_tool", { name: mark.name });
+      if (mark.differs !== null) {   // a tolerant replay's difference (docs/recordings.md)
+        node.dataset.differs = mark.differs;
+        label += ` · ${m.format("call_differs", { path: mark.differs })}`;
+      }
       node.setAttribute("aria-label", label);
       node.title = label;
       if (mark.kind === "tool") node.dataset.tool = mark.name;
@@ -311,27 +315,41 @@ export class AgentView {
       const top = el("p", { class: "part-head" }, head);
       top.append(" ", this.origins.partButton(name, p.id));
       node.append(top, el("pre", { class: "part-result" }, p.text));
-      if (id !== null) this.markRecorded(node, this.origins.partTool(id, index));
+      if (id !== null) this.markTool(node, this.origins.partTool(id, index));
       const k = this.toolNumbers.get(p.id);
       if (k && this.block) node.append(forkButton(`tool:${k}`, m));
     }
     return node;
   }
 
-  /** A tool result the program got from the recording: `data-recorded`, and
-   * `data-cut` / `data-length` when the recording's source cut it. */
-  markRecorded(node, tool) {
-    if (!tool?.recorded) return;
+  /** Where a tool result came from: `data-recorded` when the program got it from the
+   * recording (`data-cut` / `data-length` when the recording's source cut it),
+   * `data-stand-in` when a command ran in the stand-in world during the call,
+   * `data-differs` when a tolerant replay answered a call the recording holds otherwise. */
+  markTool(node, tool) {
+    if (!tool) return;
     const m = this.messages;
-    node.dataset.recorded = "true";
-    const notes = [el("span", { class: "part-recorded" }, m.get("part_recorded"))];
-    if (tool.source_cut) {
+    const notes = [];
+    if (tool.recorded) {
+      node.dataset.recorded = "true";
+      notes.push(el("span", { class: "part-recorded" }, m.get("part_recorded")));
+    }
+    if (tool.recorded && tool.source_cut) {
       node.dataset.cut = "true";
       const length = tool.source_cut.length;
       if (length !== null && length !== undefined) node.dataset.length = String(length);
       notes.push(el("span", { class: "part-cut" }, length === null || length === undefined
         ? m.get("part_cut_unknown") : m.format("part_cut", { length })));
     }
+    if (tool.stand_in) {
+      node.dataset.standIn = "true";
+      notes.push(el("span", { class: "part-stand-in" }, m.get("part_stand_in")));
+    }
+    if (tool.differs) {
+      node.dataset.differs = tool.differs;
+      notes.push(el("span", { class: "part-differs" }, m.format("call_differs", { path: tool.differs })));
+    }
+    if (!notes.length) return;
     const line = el("p", { class: "part-notes" });
     line.append(...notes);
     node.append(line);
@@ -348,8 +366,12 @@ export class AgentView {
     const node = el("div", { class: "response" });
     node.dataset.role = "response";
     node.dataset.stopReason = view.response.stop ?? "";
-    node.append(el("p", { class: "message-head" }, m.format("response_head", { reason: view.response.stop ?? "?" })),
-      ...this.calls.messageParts(view.response.id).map((p) => this.partNode(p)));
+    node.append(el("p", { class: "message-head" }, m.format("response_head", { reason: view.response.stop ?? "?" })));
+    if (view.differs !== null) {   // a tolerant replay answered a request that differs
+      node.dataset.differs = view.differs;
+      node.append(el("p", { class: "call-differs" }, m.format("call_differs", { path: view.differs })));
+    }
+    node.append(...this.calls.messageParts(view.response.id).map((p) => this.partNode(p)));
     if (this.block) node.append(forkButton(`model:${view.number}`, m));
     return node;
   }

@@ -126,10 +126,11 @@ export class RuntimeClient extends EventTarget {
    * `setup`: the reader's setup text, for scenario "custom" only. `questions` (optional):
    * {breakpoints: [{line, condition, hits, log}], watches: [text]}. `recording` (optional):
    * {name, text}, a recording file answering the model calls (a RecordError of kind
-   * "recording" when it cannot answer this block's). */
-  record({ lesson, block, scenario, maxSteps, setup, questions, fork, recording }) {
+   * "recording" when it cannot answer this block's). `tolerant` (optional): a replay goes on
+   * past a difference from the recording, marking it (docs/recordings.md). */
+  record({ lesson, block, scenario, maxSteps, setup, questions, fork, recording, tolerant }) {
     const message = { type: "record", lesson, block, scenario, maxSteps, setup, questions, fork,
-      recording };
+      recording, tolerant };
     if (this.fresh || !isGuestRun(message)) return this.ask(message);
     return this.guestClient().then((guest) => guest.ask(message));
   }

@@ -43,20 +43,31 @@ export class Calls {
     this.pool = agent.messages;
     this.conversations = agent.conversations.map(([depth, parent]) => ({ depth, parent }));
     const last = new Map(); // conversation → its latest call so far
-    this.calls = agent.calls.map(([conversation, step, ret, shared, fresh, stop, response, error], k) => {
+    // DIFFERS (left out when null): the call's first difference from the recording in a
+    // tolerant replay (runtime/recording/replay.py)
+    this.calls = agent.calls.map(([conversation, step, ret, shared, fresh, stop, response, error,
+      differs = null], k) => {
       const previous = last.get(conversation) ?? -1;
       last.set(conversation, k);
-      return { conversation, step, ret, shared, fresh, stop, response, error, previous };
+      return { conversation, step, ret, shared, fresh, stop, response, error, previous, differs };
     });
     // A row leaves out its trailing fields at their defaults (runtime/agent/wire.py): a
     // missing RETURNED is RESULT (the tool returned its result's text), CUT and RECORDED
-    // 0, SOURCE_CUT null. recorded: answered from an imported recording; source_cut:
-    // {length} when the recording's source cut the output (runtime/recording/tools.py)
+    // 0, SOURCE_CUT null, STAND_IN 0, DIFFERS null. recorded: answered from an imported
+    // recording; source_cut: {length} when the recording's source cut the output
+    // (runtime/recording/tools.py); stand_in: a command ran in the stand-in world during the
+    // call; differs: "tool:NAME" when a tolerant replay answered a call the recording holds
+    // otherwise. The last two are keys only when set, as in the dict form.
     this.tools = agent.tools.map(([step, ret, name, id, input, result, error, returned = result,
-      cut = 0, recorded = 0, sourceCut = null]) => ({
-      step, ret, name, id, input, result, error: Boolean(error), returned, cut: Boolean(cut),
-      recorded: Boolean(recorded), source_cut: sourceCut,
-    }));
+      cut = 0, recorded = 0, sourceCut = null, standIn = 0, differs = null]) => {
+      const tool = {
+        step, ret, name, id, input, result, error: Boolean(error), returned, cut: Boolean(cut),
+        recorded: Boolean(recorded), source_cut: sourceCut,
+      };
+      if (standIn) tool.stand_in = true;
+      if (differs !== null) tool.differs = differs;
+      return tool;
+    });
     this.steps = Int32Array.from(this.calls, (c) => c.step);
     this.memo = { k: -1, ids: null };
   }
@@ -147,6 +158,7 @@ export class Calls {
       response: returned && call.response !== null
         ? { stop: call.stop, id: call.response } : null,
       error: returned ? call.error : null,
+      differs: call.differs,
     };
   }
 
@@ -155,10 +167,22 @@ export class Calls {
     return parts(this.pool[id][1]);
   }
 
-  /** Timeline marks: {kind: "model"|"tool", step, number, name}. */
+  /** Timeline marks: {kind: "model"|"tool", step, number, name, differs}; differs: the
+   * call's first difference from the recording in a tolerant replay, or null. */
   marks() {
-    const model = this.calls.map((c, k) => ({ kind: "model", step: c.step, number: k + 1 }));
-    const tool = this.tools.map((t, k) => ({ kind: "tool", step: t.step, number: k + 1, name: t.name }));
+    const model = this.calls.map((c, k) => ({ kind: "model", step: c.step, number: k + 1, differs: c.differs }));
+    const tool = this.tools.map((t, k) => ({
+      kind: "tool", step: t.step, number: k + 1, name: t.name, differs: t.differs ?? null,
+    }));
     return model.concat(tool);
+  }
+
+  /** The calls that differ from the recording (a tolerant replay): how many model calls and
+   * how many tool calls. */
+  differing() {
+    return {
+      model: this.calls.filter((c) => c.differs !== null).length,
+      tool: this.tools.filter((t) => t.differs !== undefined).length,
+    };
   }
 }

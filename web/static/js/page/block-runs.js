@@ -4,7 +4,8 @@
 // A preset's run without questions comes from the shipped traces (shipped.js) when the
 // page has them, else it is recorded in the page; `trace.madeBy` says which
 // ("shipped"|"live"). A recording file loaded into the block (recording/recording-file.js)
-// answers the model calls of its runs: never a shipped trace then.
+// answers the model calls of its runs: never a shipped trace then, nor for a tolerant
+// replay (`block.tolerant`, recording/recording-view.js).
 
 import { sharedShipped } from "./shipped.js";
 
@@ -32,7 +33,7 @@ export async function traceOf(block, scenario, fork = null, recording = block.re
   const replaying = replayModule();
   const custom = scenario === block.config.customScenario;
   const questions = block.questions.request(block.breakpoints);
-  let trace = custom || questions || fork || recording ? null
+  let trace = custom || questions || fork || recording || block.tolerant ? null
     : await sharedShipped().trace(block.name, scenario);
   if (trace) trace.madeBy = "shipped";
   else {
@@ -43,6 +44,7 @@ export async function traceOf(block, scenario, fork = null, recording = block.re
       ...(custom ? { setup: block.customSetup } : {}),
       ...(fork ? { fork: { call: fork.call, value: JSON.parse(fork.text) } } : {}),
       ...(recording ? { recording: { name: recording.name, text: recording.text } } : {}),
+      ...(block.tolerant ? { tolerant: true } : {}),
     });
     trace.madeBy = "live";
   }

@@ -69,6 +69,7 @@ export class Block {
     this.urlCustom = null;   // that text as the URL carries it (url-state.js)
     this.urlFork = null;     // the fork shown against the run, as the URL carries it
     this.recording = null;   // a recording file loaded into the block: {name, text, key}
+    this.tolerant = false;   // its replay goes on past differences (recording-view.js)
     this.whatif = null;      // the what-if controller, once loaded
     this.workspace = null;   // the workspace panel, once a run with a folder is shown
     view.wire(this);
@@ -181,7 +182,7 @@ export class Block {
 
   traceKey(scenario, recording = this.recording) {
     const setup = scenario === this.config.customScenario ? `\n${this.customSetup}` : "";
-    const answers = recording ? `\nrecording ${recording.key}` : "";
+    const answers = (recording ? `\nrecording ${recording.key}` : "") + (this.tolerant ? "\ntolerant" : "");
     return `${this.id}\n${scenario}${setup}${answers}\n${this.questions.key(this.breakpoints)}`;
   }
 
@@ -285,6 +286,7 @@ export class Block {
     if (!custom && !this.config.presets.some((p) => p.name === name)) return false;
     this.whatif?.dropFork();   // a fork is one run's: not the next scenario's
     this.recording = null;     // a preset answers from now on
+    this.tolerant = false;
     this.scenario = name;
     this.root.dataset.scenario = name;
     this.root.querySelector(SEL.scenario).value = name;

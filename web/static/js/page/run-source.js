@@ -23,6 +23,8 @@ export function showSource(block, trace) {
   else delete data.trace;
   if (trace) data.runSource = !trace.replay ? "scripted" : block.recording?.live ? "live" : "recorded";
   else delete data.runSource;
+  if (trace?.replay?.tolerant) data.replay = "tolerant"; // went on past differences
+  else delete data.replay;
   if (trace?.replay) {
     import("../recording/recording-view.js").then(({ showRecorded }) => {
       if (block.trace === trace) showRecorded(block, trace);

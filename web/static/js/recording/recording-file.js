@@ -39,9 +39,12 @@ export async function loadFile(block, file) {
   const recording = { name: file.name, text, key: `${file.name}\n${text.length}\n${digest(text)}` };
   const scenario = madeForPreset(block, text) ?? (block.scenario === block.config.customScenario
     ? block.config.presets[0].name : block.scenario);
+  const tolerant = block.tolerant;
+  block.tolerant = false; // a new file is replayed strictly first
   try {
     await runs.traceOf(block, scenario, null, recording); // checked and recorded, then cached
   } catch (error) {
+    block.tolerant = tolerant;
     showError(block, error.message);
     return false;
   }
