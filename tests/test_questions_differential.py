@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from pyodide_node import record_in_pyodide
 
 from loopstep.runtime.catalog.lessons import load_lessons
+from loopstep.runtime.questions.watches import MAX_WATCHES
 from loopstep.runtime.recorder import record
 
 pytestmark = pytest.mark.slow   # every local of every block as questions, in CPython and Pyodide
@@ -115,10 +116,14 @@ def questions(draw, block):
     names, attrs, consts, line_count = vocabulary(block)
     forms = st.sampled_from(FORMS)
     offset = draw(st.integers(0, len(FORMS) - 1))   # spread even in the simplest example
+    # a run asks at most MAX_WATCHES: four watches for each name from a drawn one on, as
+    # many names as fit beside the drawn expressions (each example watches others)
+    start = draw(st.integers(0, max(0, len(names) - 1)))
+    watched = (names[start:] + names[:start])[:(MAX_WATCHES - 3) // 4]
     watches = [FORMS[(offset + 3 * k + j) % len(FORMS)].replace("@", name)
-               for k, name in enumerate(names) for j in range(2)]
-    watches += [draw(forms).replace("@", name) for name in names]
-    watches += [f"{name}.{draw(st.sampled_from(attrs))}" for name in names]
+               for k, name in enumerate(watched) for j in range(2)]
+    watches += [draw(forms).replace("@", name) for name in watched]
+    watches += [f"{name}.{draw(st.sampled_from(attrs))}" for name in watched]
     texts = st.lists(expressions(names, attrs, consts), min_size=1, max_size=3)
     watches += draw(texts)
     lines = st.integers(1, line_count)
