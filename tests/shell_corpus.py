@@ -32,7 +32,7 @@ FILES = {
     "src/app.py": "import os\n\n\ndef main():\n    print('hello')  # TODO\n    return 0\n",
     "src/util.py": "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n",
     "src/lib/helpers.js": "function help() {\n  return 42;\n}\n",
-    "docs/guide.md": "# Guide\nStep one\nStep two\n",
+    "manual/guide.md": "# Guide\nStep one\nStep two\n",
     "empty.txt": "",
     ".env": "KEY=secret\n",
     "words.txt": "the cat sat\non the mat\nthe end\n",
@@ -45,7 +45,7 @@ FILES = {
 
 COMMANDS = [
     # ls
-    "ls", "ls -a", "ls -A", "ls -1", "ls src", "ls -R", "ls src docs", "ls notes.txt src",
+    "ls", "ls -a", "ls -A", "ls -1", "ls src", "ls -R", "ls src manual", "ls notes.txt src",
     "ls nope", "ls -d src", "ls -F", "ls -la src", "ls -l notes.txt", "ls -l",
     "ls -la", "ls *.txt", "ls src/*.py", "ls -r", "ls -zq",
     # find
@@ -112,7 +112,7 @@ COMMANDS = [
     "cat notes.txt | sort | uniq | wc -l", "unknowncmd --flag",
     "python3 -c 'print(6*7)'", "echo 'print(1+1)' > t.py && python3 t.py",
     # more of the same kinds
-    "ls -lh", "ls -1a src", "ls src/", "ls -d */", "grep -in 'STEP' docs/guide.md",
+    "ls -lh", "ls -1a src", "ls src/", "ls -d */", "grep -in 'STEP' manual/guide.md",
     "grep -c '' notes.txt", "grep -E 'a{2}|mm' notes.txt words.txt", "grep -h def src/*.py",
     "grep -F 'a+b' src/util.py", "grep -L TODO src/*.py", "grep -o '[0-9]\\+' nums.txt | head -2",
     "find . -name '*.py' -exec wc -l {} + | sort", "find . -mindepth 2 -type f | sort",
