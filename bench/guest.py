@@ -1,7 +1,8 @@
 """A guest's run (docs/design.md, "Who runs what") beside a preset's run in the page's worker.
 
 Alternating per round, each on the third visit of one profile (the runtime's files in the
-HTTP cache), measured from the press to the block's `finished`:
+HTTP cache), measured from the press to the block's `finished` (or `paused`: a link's code
+runs as Debug):
 - preset: the s06 page with a watch in its link (`w=task`: a run that asks a question is
   recorded by the page's own worker, not taken from the shipped traces), Run pressed once
   the runtime is ready;
@@ -28,7 +29,7 @@ document.addEventListener("loopstep:init", () => {
   new MutationObserver(() => {
     const state = root.dataset.state;
     if (window.__guest.pressed !== null && window.__guest.done === null
-        && (state === "finished" || state === "error")) {
+        && (state === "finished" || state === "paused" || state === "error")) {
       window.__guest.done = performance.now();
       window.__guest.state = state;
     }
@@ -59,7 +60,7 @@ def _run(page, action: str) -> float:
     poll(page, f"({PRESS})({action!r})")
     poll(page, "window.__guest.done !== null")
     state = page.evaluate("window.__guest")
-    if state["state"] != "finished":
+    if state["state"] == "error":
         raise RuntimeError(f"{action}: {state['state']}")
     return state["done"] - state["pressed"]
 
@@ -82,7 +83,7 @@ def _once(context, url: str, measure: bool) -> dict | None:
 def section(pw, base: str, rounds: int) -> dict:
     from loopstep.runtime.catalog.lessons import load_lesson
 
-    setup = load_lesson(LESSON).setup_text("normal").split("\n", 1)[1]  # without `scenario =`
+    setup = load_lesson(LESSON).setup_text("normal")  # as the setup editor starts it
     preset = f"{base}/lessons/{LESSON}#b=run_subagent&s=normal&w=task"
     guest = f"{base}/lessons/{LESSON}#b=run_subagent&s=custom&w=task&custom={link_setup(setup)}"
     rows = {"preset": [], "guest": []}
