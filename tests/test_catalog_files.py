@@ -86,9 +86,9 @@ def test_a_preset_recording_linked_out_of_the_root_stops_the_lesson(tmp_path):
 
 def test_links_inside_the_root_are_followed(tmp_path):
     root = make(tmp_path / "root")[0]
-    (root / "shared").mkdir()
-    (root / "x" / "setup.py").rename(root / "shared" / "setup.py")
-    link(root / "x" / "setup.py", root / "shared" / "setup.py")
+    (root / "common").mkdir()
+    (root / "x" / "setup.py").rename(root / "common" / "setup.py")
+    link(root / "x" / "setup.py", root / "common" / "setup.py")
     client = TestClient(server.create_app([root]))
     assert client.get("/py/lessons/x/setup.py").text == "n = 1\n"
 
