@@ -12,7 +12,10 @@ folder's parent is outside the stand-in world: it shows as the folder does). ``f
 ``grep -r`` visit directories in sorted order in the stand-in world; the corpus lists
 their output through ``sort`` where a real file system's order would show. The folder
 is made ``drwxr-xr-x`` (as the stand-in world shows it); bash's ``python3`` is this
-test's Python. Run ``python tests/shell_corpus.py`` for the table of differences.
+test's Python. ``env`` and ``printenv`` show the stand-in shell's exported variables, not
+the machine's: the corpus asks them for named variables only (a whole listing's order and
+bash's own ``SHLVL``/``_`` would differ), and leaves out ``du``, ``date``, ``ls -t`` and
+whatever else shows block counts, times or owners. Run ``python tests/shell_corpus.py`` for the table of differences.
 """
 
 import os
@@ -180,6 +183,48 @@ COMMANDS = [
     "mv src notes.txt", "head -c x notes.txt", "ls -l nope src", "(exit 4); echo $?",
     "echo $(false); echo $?", "ls nope 2>&1 >/dev/null | wc -l", "cat < nope", "echo > nodir/x",
     "cd src/app.py", "rm -r nope", "echo a | xargs nope", "[ 1 -lt 2", "test 1 -gt",
+    # case and shell functions
+    "case notes.txt in *.txt) echo text;; *.py) echo python;; *) echo other;; esac",
+    "for f in src/*.py data.csv; do case \"$f\" in *.py) echo \"py: $f\";; *) echo \"other: $f\";; "
+    "esac; done", "x=2; case $x in 1|2) echo small;; [3-9]) echo big;; esac",
+    "case nope in a) echo a;; esac; echo $?", "case x in\n  a) echo a ;;\n  *)\n    echo default\n"
+    "    ;;\nesac", "for f in *.md; do case $f in README*) continue;; esac; echo $f; done",
+    "greet() { echo \"Hello, ${1:-world}\"; }; greet; greet Ann",
+    "function count { wc -l < \"$1\"; }; count notes.txt",
+    "f() { local x=$1; echo $((x * 2)); return 3; }; f 21; echo $?",
+    "lines() { for f in \"$@\"; do echo \"$f: $(wc -l < \"$f\")\"; done; }; lines notes.txt words.txt",
+    "x=outer; f() { local x=inner; echo $x; }; f; echo $x",
+    "die() { echo \"error: $*\" >&2; return 1; }; die bad thing || echo handled",
+    "count=0; inc() { count=$((count+1)); }; inc; inc; echo $count",
+    "f() { shift; echo $# $@; }; f a b c", "local x=1", "return 3; echo $?",
+    # the environment and commands about commands
+    "which nope; echo $?", "command -v ls", "command -v cd", "command -v nope || echo none",
+    "printenv HOME", "env X=1 sh -c 'echo $X'", "export NAME=world; bash -c 'echo hello $NAME'",
+    "type -t ls cd", "echo 'X=5' > vars.sh; . ./vars.sh; echo $X",
+    "echo 'echo ran $1' > s.sh && chmod +x s.sh && ./s.sh go", "echo 'echo hi' > s.sh; ./s.sh",
+    "printf '#!/usr/bin/env python3\\nprint(42)\\n' > p.py; chmod +x p.py; ./p.py",
+    # facts about files, lines reshaped
+    "stat -c '%s %n' notes.txt data.csv", "stat -c '%F' src notes.txt empty.txt", "stat nope",
+    "chmod 600 notes.txt && stat -c '%a %A' notes.txt", "readlink -f src/app.py",
+    "basename -s .py src/app.py src/util.py", "echo hi | tee a.txt b.txt; cat a.txt b.txt",
+    "paste -d, notes.txt nums.txt", "sha256sum notes.txt data.csv",
+    "sort -u notes.txt > a.txt; printf 'alpha\\nbeta\\nzeta\\n' > b.txt; comm a.txt b.txt",
+    "sort -u notes.txt > a.txt; printf 'alpha\\nzeta\\n' > b.txt; comm -12 a.txt b.txt",
+    "rev words.txt", "tac notes.txt | head -3", "fold -w 5 README.md", "column -t -s, data.csv",
+    "grep -B1 -A1 gamma notes.txt", "grep -C1 retry log.txt", "grep -m1 alpha notes.txt",
+    "grep -rn --exclude-dir=lib return src | sort", "uniq -c notes.txt", "tail -c 8 notes.txt",
+    "sed -E 's/([0-9]+)/<\\1>/g' nums.txt", "sed '2a inserted' words.txt", "sed -n '$=' notes.txt",
+    "sed -i '1i header' notes.txt && head -2 notes.txt", "awk '{print $2, $1}' OFS=: words.txt",
+    "awk -F, 'NR>1{s+=$2; n++} END{printf \"%.2f\\n\", s/n}' data.csv",
+    "ls src/*.py | xargs -I{} sh -c 'echo {}: $(wc -l < {})'",
+    "find . -name '*.txt' -exec grep -l alpha {} \\; | sort", "seq -w 8 11", "expr 7 / 2",
+    "sleep 0.1 && echo done",
+    # options of the shell, expansions
+    "set -o pipefail; false | true; echo $?", "set -euo pipefail; echo start; cat nope.txt | wc -l; "
+    "echo end", "set -u; echo $NOPE; echo after", "echo $#; set -- x y; echo $# $2",
+    "trap 'echo cleanup' EXIT; exit 3", "echo {a..e..2} {01..10..3}", "echo $((16#ff)) $((010 + 1))",
+    "ls *.{txt,md}", "IFS=, read -r a b c <<< 'x,y,z'; echo $b",
+    "while IFS= read -r line; do echo \"${#line}\"; done < words.txt",
 ]
 
 

@@ -19,7 +19,11 @@ def shell(tmp_path):
     ("echo )", 2, "bash: -c: line 1: syntax error near unexpected token `)'\n"
                   "bash: -c: line 1: `echo )'\n"),
     ("sleep 1 &", 2, "sh: unsupported syntax: &\n"),
-    ("case x in x) echo;; esac", 2, "sh: unsupported syntax: case\n"),
+    ("a=(1 2)", 2, "sh: unsupported syntax: arrays\n"),
+    ("case x in", 2, "bash: -c: line 2: syntax error: unexpected end of file\n"),
+    ("f() echo", 2, "bash: -c: line 1: syntax error near unexpected token `echo'\n"
+                    "bash: -c: line 1: `f() echo'\n"),
+    ("f() { f; }; f", 1, "bash: line 1: maximum function nesting level exceeded (40)\n"),
     ("if true; then echo", 2, "bash: -c: line 2: syntax error: unexpected end of file\n"),
     ("echo $((1/0))", 1, "bash: line 1: division by 0\n"),
     ("grep -E '(' a.txt", 2, "grep: invalid regular expression: missing ), unterminated "
@@ -43,3 +47,6 @@ def test_compound_lines_are_ours_only_when_every_command_is(shell, tmp_path):
     assert not shell.known("echo a &", str(tmp_path))
     assert shell.known("bash -c 'ls | wc -l'", str(tmp_path))
     assert not shell.known("bash -c 'git status'", str(tmp_path))
+    assert shell.known("greet() { echo hi; }; greet", str(tmp_path))
+    assert not shell.known("f() { git status; }; f", str(tmp_path))
+    assert not shell.known("case x in x) make;; esac", str(tmp_path))

@@ -195,7 +195,7 @@ def test_subprocess_sends_unknown_commands_to_the_setup_shell(folder, monkeypatc
 
     def run_command(command):
         lines.append(command)
-        if command.startswith("sleep"):
+        if command.startswith("npm"):
             raise process.TimeoutExpired(command, 120)
         return (1, "1 failed\n", "") if "pytest" in command else "ok\n"
 
@@ -206,8 +206,8 @@ def test_subprocess_sends_unknown_commands_to_the_setup_shell(folder, monkeypatc
     assert sp.run("cat a.txt | head -n 1", shell=True, capture_output=True, text=True).stdout \
         == "alpha\n"
     with pytest.raises(sp.TimeoutExpired, match="timed out after 120 seconds"):
-        sp.run("sleep 500", shell=True, timeout=120)
-    assert lines == ["python -m pytest -q | tail -1", "git status", "sleep 500"]
+        sp.run("npm run serve", shell=True, timeout=120)
+    assert lines == ["python -m pytest -q | tail -1", "git status", "npm run serve"]
 
 
 # -- [standins] in lesson.toml -------------------------------------------------------------

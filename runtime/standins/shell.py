@@ -6,15 +6,17 @@ Syntax (sh/parse.py, sh/expand.py, sh/run.py): pipelines, ``&&``/``||``/``;``/ne
 ``/dev/null``), ``NAME=value``, ``$NAME``/``${NAME:-x}``, ``$?``, ``$((…))``, ``$(…)``
 and backquotes, braces, quoting, globs expanded against the folder, here-documents,
 ``( … )``, ``{ …; }``, ``(( … ))``, ``[[ … ]]``, ``if``, ``for``, ``while``/``until``,
-``cd``/``export``/``exit``/``read``/``set -e``/``break``/``continue``.
+``case``, functions, and the builtins of sh/builtins.py (``cd``, ``export``, ``local``,
+``return``, ``read``, ``set -euo pipefail``, ``source``, ``trap … EXIT``, …).
 Commands (sh/table.py): ``ls find cat mkdir touch cp mv rm basename dirname head tail
 wc sort uniq cut tr nl seq grep egrep fgrep sed awk echo printf test [ [[ true false
 xargs diff tee paste timeout realpath md5sum sha1sum sha256sum bash sh which command
-type pwd``, with GNU's formats and messages (``LC_ALL=C``), and ``python``/``python3``
-(``-c CODE``, ``FILE``, ``-m MODULE``: run in-process and isolated, python_command.py).
-Paths outside the run's folder do not exist. A line with any other command, or syntax
-the shell lacks (``case``, functions, ``&``, ``<(…)``), goes whole to the setup's
-``shell`` function when there is one; otherwise an unknown command exits 127 with
+type pwd env printenv sleep stat readlink chmod ln tac rev comm fold column expr`` and
+``./script`` (its execute bit set), with GNU's formats and messages (``LC_ALL=C``), and
+``python``/``python3`` (``-c CODE``, ``FILE``, ``-m MODULE``: run in-process and
+isolated, python_command.py). Paths outside the run's folder do not exist. A line with
+any other command, or syntax the shell lacks (arrays, ``&``, ``<(…)``), goes whole to
+the setup's ``shell`` function when there is one; otherwise an unknown command exits 127 with
 ``bash: line 1: NAME: command not found``, a syntax error exits 2 with bash's message
 and syntax the shell lacks exits 2 with ``sh: unsupported syntax: …`` on stderr.
 """
@@ -64,12 +66,13 @@ class Shell:
             chain = parse(line)
         except Unsupported:
             return False
-        return all(Shell._known(command, folder) for command in _commands(chain))
+        defined = set(_functions(chain))
+        return all(Shell._known(command, folder, defined) for command in _commands(chain))
 
     @staticmethod
-    def _known(command, folder):
+    def _known(command, folder, defined=()):
         name = _literal(command.words[0])
-        if name is None:
+        if name is None or name in defined:
             return True
         if name not in COMMANDS and name not in BUILTINS:
             return False
@@ -86,6 +89,8 @@ class Shell:
 
     def run_argv(self, argv, cwd, stdin=""):
         command = COMMANDS.get(argv[0])
+        if command is None and "/" in argv[0]:
+            return self.run_file(argv, cwd, stdin)
         if command is None:
             if argv[0] == "pwd":
                 return 0, cwd + "\n", ""
@@ -99,6 +104,22 @@ class Shell:
         except Exception as error:   # noqa: BLE001 (arguments a command does not expect)
             return 2, "", f"{argv[0]}: {error}\n"
 
+    def run_file(self, argv, cwd, stdin):
+        """``./script ARGS``: a file of the folder with its execute bit, run by its ``#!``
+        line's interpreter (python or the stand-in shell)."""
+        full = self.path(argv[0], cwd)
+        if full is None or not os.path.exists(full):
+            return NOT_FOUND, "", f"bash: line 1: {argv[0]}: No such file or directory\n"
+        if os.path.isdir(full):
+            return 126, "", f"bash: line 1: {argv[0]}: Is a directory\n"
+        if not os.access(full, os.X_OK):
+            return 126, "", f"bash: line 1: {argv[0]}: Permission denied\n"
+        with open(full, encoding="utf-8", errors="replace") as handle:
+            first = handle.readline()
+        if first.startswith("#!") and "python" in first:
+            return python_command.run(self, argv, cwd, stdin)
+        return COMMANDS["bash"](self, argv, cwd, stdin)
+
 
 def _commands(chain):
     """The simple commands (with words) of a parsed list, inside compounds too."""
@@ -110,8 +131,21 @@ def _commands(chain):
                 for test, body in getattr(command, "branches", []):
                     yield from _commands(test)
                     yield from _commands(body)
+                for _, body in getattr(command, "arms", []):
+                    yield from _commands(body)
             elif command.words:
                 yield command
+
+
+def _functions(chain):
+    """The names of the functions a parsed list defines."""
+    for _, _, pipeline in chain:
+        for command in pipeline:
+            if isinstance(command, Compound):
+                if command.kind == "function":
+                    yield command.name
+                for part in ("body", "test", "other"):
+                    yield from _functions(getattr(command, part, None) or [])
 
 
 def _literal(word):

@@ -65,6 +65,8 @@ def _assignment(text, state):
 
 def _expression(text, state):
     source = re.sub(r"\$\{?([A-Za-z_][A-Za-z_0-9]*)\}?", r"\1", text).strip() or "0"
+    source = re.sub(r"\b(\d+)#([0-9A-Za-z]+)", lambda m: str(int(m[2], int(m[1]))), source)
+    source = re.sub(r"\b0([0-7]+)\b", lambda m: str(int(m[1], 8)), source)
     source = source.replace("&&", " and ").replace("||", " or ")
     source = re.sub(r"!(?!=)", " not ", source)
     try:
@@ -110,3 +112,37 @@ def _value(node, state):
     if isinstance(node, ast.IfExp):
         return _value(node.body if _value(node.test, state) else node.orelse, state)
     raise ArithmeticError_("syntax error in expression")
+
+
+def expr(shell, args, cwd, stdin):
+    """``expr A OP B`` (integers: ``+ - * / %``, comparisons), ``expr length S``, ``expr S``;
+    exit status 1 when the result is 0 or empty."""
+    if len(args) == 2 and args[0] == "length":
+        value = str(len(args[1]))
+    elif len(args) == 1:
+        value = args[0]
+    elif len(args) == 3 and args[1] in ("+", "-", "*", "/", "%", "<", "<=", ">", ">=", "=",
+                                        "!=", "=="):
+        left, operator, right = args
+        numbers = all(re.fullmatch(r"-?\d+", v) for v in (left, right))
+        if operator in "+-*/%" and not numbers:
+            return 2, "", "expr: non-integer argument\n"
+        if operator in ("/", "%") and int(right) == 0:
+            return 2, "", "expr: division by zero\n"
+        if numbers:
+            left, right = int(left), int(right)
+        if operator in "/%":
+            quotient = abs(left) // abs(right) * (1 if (left >= 0) == (right >= 0) else -1)
+            value = quotient if operator == "/" else left - quotient * right
+        else:
+            value = {"+": lambda: left + right, "-": lambda: left - right,
+                     "*": lambda: left * right, "<": lambda: int(left < right),
+                     "<=": lambda: int(left <= right), ">": lambda: int(left > right),
+                     ">=": lambda: int(left >= right), "=": lambda: int(left == right),
+                     "==": lambda: int(left == right), "!=": lambda: int(left != right)}[
+                operator]()
+        value = str(value)
+    else:
+        return 2, "", ("expr: missing operand\nTry 'expr --help' for more information.\n"
+                       if not args else "expr: syntax error: unexpected argument\n")
+    return int(value in ("0", "", "-0")), value + "\n", ""

@@ -65,15 +65,19 @@ def braces(word):
 
 
 def _alternatives(body):
-    found = re.fullmatch(r"(-?\d+|[a-zA-Z])\.\.(-?\d+|[a-zA-Z])", body)
+    found = re.fullmatch(r"(-?\d+|[a-zA-Z])\.\.(-?\d+|[a-zA-Z])(?:\.\.(-?\d+))?", body)
     if found:
-        low, high = found.groups()
+        low, high, by = found.groups()
+        by = abs(int(by or 1)) or 1
         if low.lstrip("-").isdigit() and high.lstrip("-").isdigit():
-            step = 1 if int(high) >= int(low) else -1
-            return [str(n) for n in range(int(low), int(high) + step, step)]
+            step = by if int(high) >= int(low) else -by
+            width = max(len(low), len(high)) if re.match(r"-?0\d", low + " " + high) or \
+                re.match(r"-?0\d", high) else 0
+            return [str(n).zfill(width) for n in range(int(low), int(high) + (step > 0 or -1),
+                                                       step)]
         if not (low.lstrip("-").isdigit() or high.lstrip("-").isdigit()):
-            step = 1 if high >= low else -1
-            return [chr(c) for c in range(ord(low), ord(high) + step, step)]
+            step = by if high >= low else -by
+            return [chr(c) for c in range(ord(low), ord(high) + (step > 0 or -1), step)]
         return None
     parts, depth, current = [], 0, ""
     for char in body:
@@ -90,6 +94,13 @@ def _alternatives(body):
 def _fields(word, state, glob):
     done, current = [], _Field()
     for text, quoted, split in _pieces(word, state):
+        if isinstance(split, tuple):   # "$@": one field per argument
+            for index, arg in enumerate(split):
+                if index:
+                    done.append(current)
+                    current = _Field()
+                current.add(arg, True)
+            continue
         if not split:
             current.add(text, quoted)
             continue
@@ -119,6 +130,14 @@ def one(word, state):
     return "".join(text for text, _, _ in _pieces(word, state))
 
 
+def pattern(word, state):
+    """A word as a glob pattern (``case``): its quoted characters match themselves."""
+    field = _Field()
+    for text, quoted, _ in _pieces(word, state):
+        field.add(text, quoted)
+    return field.pattern
+
+
 def _pieces(word, state):
     """[(text, quoted, split)] of a word: ``split`` for unquoted expansions."""
     out, i = [], 0
@@ -132,6 +151,9 @@ def _pieces(word, state):
             end = word.index("'", i + 1)
             out += [(literal, False, False), (word[i + 1:end], True, False)]
             literal, i = "", end + 1
+        elif char == '"' and word.startswith(('"$@"', '"${@}"'), i):
+            out += [(literal, False, False), (" ".join(state.args), True, tuple(state.args))]
+            literal, i = "", word.index('"', i + 1) + 1
         elif char == '"':
             out.append((literal, False, False))
             literal = ""
@@ -152,7 +174,7 @@ def _pieces(word, state):
             literal += char
             i += 1
     out.append((literal, False, False))
-    return [piece for piece in out if piece[0] or piece[1]]
+    return [piece for piece in out if piece[0] or piece[1] or isinstance(piece[2], tuple)]
 
 
 def document(body, state):
@@ -205,7 +227,21 @@ def _dollar(word, i, state):
         name += char
     if not name:
         return "", i
-    return state.vars.get(name, ""), i + 1 + len(name)
+    return _lookup(name, state), i + 1 + len(name)
+
+
+def _lookup(name, state, default=""):
+    """A variable's value (``$1``… from the arguments); ``set -u`` fails on an unset one."""
+    if name.isdigit():
+        index = int(name)
+        return (state.args[index - 1] if 0 < index <= len(state.args) else default) \
+            if index else _special("0", state)
+    if name in state.vars:
+        return state.vars[name]
+    if getattr(state, "nounset", False) and default == "":
+        from .builtins import Unbound
+        raise Unbound(name)
+    return default
 
 
 def _matching(word, start):
@@ -295,7 +331,7 @@ def _braced(inner, state):
     for operator in (":-", ":=", ":+", "-", "="):
         name, found, default = inner.partition(operator)
         if found and name.replace("_", "a").isalnum():
-            value = state.vars.get(name)
+            value = _lookup(name, state, None)
             empty = value is None or (":" in operator and value == "")
             if operator.endswith("+"):
                 return "" if empty else one(default, state)
@@ -304,9 +340,9 @@ def _braced(inner, state):
                 if operator.endswith("="):
                     state.vars[name] = value
             return value
-    if inner.isdigit() or inner in "?#@*":
-        return _special(inner[:1], state) if len(inner) == 1 else ""
-    return state.vars.get(inner, "")
+    if inner in ("?", "#", "@", "*"):
+        return _special(inner, state)
+    return _lookup(inner, state)
 
 
 def _glob(pattern, state):

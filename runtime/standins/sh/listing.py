@@ -76,6 +76,7 @@ def _children(full, flags):
 
 
 def _order(entries, flags):
+    entries.sort(key=lambda e: e[0].encode())
     if "t" in flags:
         entries.sort(key=lambda e: -os.lstat(e[1]).st_mtime_ns)
     elif "S" in flags:

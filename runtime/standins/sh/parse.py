@@ -5,9 +5,10 @@ is commands joined by ``|`` (``!`` before it negates its status); a command is
 assignments (``NAME=value``), words and redirections (``<``, ``>``, ``>>``, ``&>``,
 ``N>``, ``N>>``, ``N>&M``, ``<<<``, here-documents ``<<`` and ``<<-``), or a compound
 command: ``( … )``, ``{ …; }``, ``if``/``elif``/``else``, ``for NAME in …``, ``while``
-and ``until`` (each may be followed by redirections). Words are kept as written
+and ``until``, ``case … esac`` (each may be followed by redirections), or a function
+definition (``NAME() BODY``, ``function NAME BODY``). Words are kept as written
 (quotes, ``$…``, backquotes, globs): expand.py turns them into fields when the command
-runs. ``&``, ``case``, functions and ``select`` raise Unsupported.
+runs. ``&``, ``;&``, arrays and ``select`` raise Unsupported.
 """
 
 import re
@@ -32,7 +33,8 @@ class Compound:
     """``kind``: "subshell", "group" (``body``), "arith" (``expression``, of ``(( … ))``),
     "if" (``branches`` [(test, body)],
     ``other``), "for" (``name``, ``items`` words or None, ``body``), "while"/"until"
-    (``test``, ``body``); bodies and tests are lists as parse() returns them."""
+    (``test``, ``body``), "case" (``subject``, ``arms`` [(patterns, body)]), "function"
+    (``name``, ``body``); bodies and tests are lists as parse() returns them."""
 
     def __init__(self, kind, **parts):
         self.kind, self.redirects = kind, []
@@ -79,18 +81,18 @@ class _Parser:
         chain, before = [], None
         self.separators()
         while self.index < len(self.items) and not self.word_is(*ends) and \
-                self.peek() != ("op", ")"):
+                self.peek() not in (("op", ")"), ("op", ";;")):
             negated = False
             while self.word_is("!"):
                 negated = not negated
                 self.index += 1
             chain.append((before, negated, self.pipeline()))
             kind, text = self.peek()
-            if kind != "op" or text == ")":
+            if kind != "op" or text in (")", ";;"):
                 break
             if text == "(":
                 raise Unsupported("syntax error near unexpected token `('")
-            if text in ("&", ";;", "|&"):
+            if text in ("&", "|&"):
                 raise Unsupported(text)
             self.index += 1
             before = ";" if text == "\n" else text
@@ -127,6 +129,10 @@ class _Parser:
         if kind == "arith":
             self.index += 1
             return self.redirected(Compound("arith", expression=text))
+        if kind == "word" and self.items[self.index + 1:self.index + 3] == [("op", "("), ("op", ")")] \
+                and re.fullmatch(r"[A-Za-z_][\w.:-]*", text):
+            self.index += 3
+            return self.function(text)
         command = Command()
         while True:
             kind, text = self.peek()
@@ -205,4 +211,57 @@ class _Parser:
             body = self.list(("done",))
             self.expect("done")
             return Compound("for", name=name, items=items, body=body)
+        if word == "case":
+            return self.case()
+        if word == "function":
+            name = self.peek()[1]
+            self.index += 1
+            if self.items[self.index:self.index + 2] == [("op", "("), ("op", ")")]:
+                self.index += 2
+            return self.function(name)
         raise Unsupported(word)
+
+    def function(self, name):
+        """A function's body (a compound command), after ``NAME()`` or ``function NAME``."""
+        self.separators()
+        kind, text = self.peek()
+        if not ((kind, text) == ("op", "(") or (kind == "word" and text in KEYWORDS)):
+            raise Unsupported(f"syntax error near unexpected token `{text or 'newline'}'"
+                              if text else "syntax error: unexpected end of file")
+        return Compound("function", name=name, body=[(None, False, [self.command()])])
+
+    def case(self):
+        """``case WORD in [(]PATTERN[|PATTERN]…) LIST ;; … esac``."""
+        subject = self.peek()[1]
+        self.index += 1
+        self.separators()
+        self.expect("in")
+        self.separators()
+        arms = []
+        while not self.word_is("esac"):
+            if self.peek() == ("op", "("):
+                self.index += 1
+            patterns = []
+            while True:
+                kind, text = self.peek()
+                if kind != "word":
+                    raise Unsupported(f"syntax error near unexpected token `{text or 'newline'}'"
+                                      if text else "syntax error: unexpected end of file")
+                patterns.append(text)
+                self.index += 1
+                if self.peek() != ("op", "|"):
+                    break
+                self.index += 1
+            if self.peek() != ("op", ")"):
+                found = self.peek()[1]
+                raise Unsupported(f"syntax error near unexpected token `{found}'"
+                                  if found else "syntax error: unexpected end of file")
+            self.index += 1
+            arms.append((patterns, self.list(("esac",))))
+            if self.peek() == ("op", ";;"):
+                self.index += 1
+                self.separators()
+            elif not self.word_is("esac"):
+                raise Unsupported("syntax error: unexpected end of file")
+        self.index += 1
+        return Compound("case", subject=subject, arms=arms)

@@ -1,6 +1,10 @@
 """Commands about commands: ``bash``/``sh`` (``-c LINE`` or a script of the folder, run
-by a new stand-in shell), ``which``, ``command`` (``-v``) and ``type``. The stand-in
-world's commands live in ``/usr/bin``."""
+by a new stand-in shell with the exported variables), ``which``, ``command`` (``-v``),
+``type`` (``-t``), ``env``/``printenv`` (the stand-in shell's exported variables, never
+the machine's) and ``sleep`` (which returns at once). The stand-in world's commands live
+in ``/usr/bin``."""
+
+import re
 
 BIN = "/usr/bin/"
 
@@ -28,9 +32,52 @@ def bash(shell, args, cwd, stdin, name="bash"):
         positional, name = items[1:], items[0]
     else:
         line, positional = stdin, []
-    run = Run(shell, cwd, {"HOME": shell.root, "PATH": "/usr/local/bin:/usr/bin:/bin"})
+    run = Run(shell, cwd, environment(shell))
     run.args, run.zero = positional, name
     return run.line(line, "" if items else stdin)
+
+
+def environment(shell):
+    """The variables a child process of the running shell sees."""
+    return dict(getattr(shell, "environ", None) or
+                {"HOME": shell.root, "PATH": "/usr/local/bin:/usr/bin:/bin"})
+
+
+def env(shell, args, cwd, stdin):
+    variables, items = environment(shell), list(args)
+    if items[:1] in (["-i"], ["--ignore-environment"]):
+        variables, items = {}, items[1:]
+    while items and re.match(r"[A-Za-z_][A-Za-z_0-9]*=", items[0]):
+        name, _, value = items.pop(0).partition("=")
+        variables[name] = value
+    if not items:
+        return 0, "".join(f"{k}={v}\n" for k, v in variables.items()), ""
+    saved, shell.environ = getattr(shell, "environ", None), variables
+    try:
+        code, out, err = shell.run_argv(items, cwd, stdin)
+    finally:
+        shell.environ = saved
+    if code == 127 and err.startswith("bash: line 1:"):
+        return 127, out, f"env: '{items[0]}': No such file or directory\n"
+    return code, out, err
+
+
+def printenv(shell, args, cwd, stdin):
+    variables = environment(shell)
+    if not args:
+        return 0, "".join(f"{k}={v}\n" for k, v in variables.items()), ""
+    found = [variables[a] for a in args if a in variables]
+    return int(len(found) != len(args)), "".join(f"{v}\n" for v in found), ""
+
+
+def sleep(shell, args, cwd, stdin):
+    if not args:
+        return 1, "", "sleep: missing operand\nTry 'sleep --help' for more information.\n"
+    for arg in args:
+        if not re.fullmatch(r"(\d+\.?\d*|\.\d+)[smhd]?", arg):
+            return 1, "", (f"sleep: invalid time interval '{arg}'\n"
+                           "Try 'sleep --help' for more information.\n")
+    return 0, "", ""
 
 
 def which(shell, args, cwd, stdin):
@@ -58,11 +105,14 @@ def command(shell, args, cwd, stdin):
 def type_(shell, args, cwd, stdin):
     commands, builtins = _tables()
     out, err = [], []
-    for name in args:
+    short = args[:1] == ["-t"]
+    for name in args[1:] if short else args:
         if name in builtins or name in ("command", "type"):
-            out.append(f"{name} is a shell builtin\n")
+            out.append("builtin\n" if short else f"{name} is a shell builtin\n")
         elif name in commands:
-            out.append(f"{name} is {BIN}{name}\n")
+            out.append("file\n" if short else f"{name} is {BIN}{name}\n")
+        elif short:
+            err.append("")
         else:
             err.append(f"bash: line 1: type: {name}: not found\n")
     return int(bool(err)), "".join(out), "".join(err)

@@ -6,10 +6,12 @@ Errors of the shell itself are written as ``bash -c`` writes them
 (``bash: line 1: cd: x: No such file or directory``).
 """
 
+import fnmatch
 import os
 import re
 
-from . import arith, expand
+from . import arith, builtins, expand
+from .builtins import ExitLine, Jump, LoopControl
 from .parse import Command, Heredoc, Unsupported, parse
 
 DEVNULL = "/dev/null"
@@ -29,22 +31,6 @@ def shared(stdin):
     return found
 
 
-class _Jump(Exception):
-    """Leaving lists early; ``out``: the stdout made on the way."""
-
-    def __init__(self, code=0):
-        super().__init__(code)
-        self.code, self.out = code, ""
-
-
-class ExitLine(_Jump):
-    """``exit``."""
-
-
-class _LoopControl(_Jump):
-    """``break`` (code 1) or ``continue`` (code 0) in a loop."""
-
-
 class Run:
     """One command line's shell: its variables, status, directory and stderr."""
 
@@ -54,6 +40,18 @@ class Run:
         self.vars.setdefault("PWD", cwd)
         self.status, self.args, self.err, self.loops = 0, [], [], 0
         self.errexit, self.testing = False, 0   # set -e; inside an if's or a loop's test
+        self.pipefail = self.nounset = False       # set -o pipefail; set -u
+        self.functions, self.frames = {}, []       # NAME → body; the calls' local names
+        self.exported, self.prefixed = set(self.vars), set()
+        self.on_exit = None                         # trap … EXIT
+
+    def child(self):
+        """A copy of this shell for ``( … )`` and ``$( … )``."""
+        inner = Run(self.shell, self.cwd, self.vars)
+        inner.status, inner.args, inner.zero = self.status, self.args, getattr(self, "zero", "bash")
+        inner.errexit, inner.pipefail, inner.nounset = self.errexit, self.pipefail, self.nounset
+        inner.functions, inner.exported = dict(self.functions), set(self.exported)
+        return inner
 
     # -- the whole line --------------------------------------------------------------
     def line(self, line, stdin=""):
@@ -62,17 +60,13 @@ class Run:
             chain = parse(line)
         except Unsupported as error:
             return 2, "", _syntax_message(str(error), line)
-        try:
-            out = self.list(chain, stdin)
-        except ExitLine as done:
-            self.status, out = done.code, done.out
-        except arith.ArithmeticError_ as error:
-            self.err.append(f"bash: line 1: {error}\n")
-            self.status, out = 1, ""
-        except (ValueError, IndexError, KeyError, re.error) as error:   # a word we misread
-            self.err.append(f"bash: line 1: {error}\n")
-            self.status, out = 1, ""
-        return self.status, out, "".join(self.err)
+        code, out, err = self.line_of(chain, stdin)
+        if self.on_exit is not None:
+            trap, self.on_exit = self.on_exit, None
+            status, self.err = code, []
+            _, more, err_more = self.line(trap)
+            return status, out + more, err + err_more
+        return code, out, err
 
     def list(self, chain, stdin):
         """The stdout of a parsed list; self.status its status."""
@@ -89,28 +83,28 @@ class Run:
                                                   "&&" in (before, after) or
                                                   "||" in (before, after)):
                     raise ExitLine(code)
-        except _Jump as done:
+        except Jump as done:
             done.out = "".join(out) + done.out
             raise
         return "".join(out)
 
     def substitute(self, line):
         """The stdout of ``$(line)``, trailing newlines removed; run in a copy of the shell."""
-        inner = Run(self.shell, self.cwd, self.vars)
-        inner.status = self.status
+        inner = self.child()
         code, out, err = inner.line(line)
         self.err.append(err)
         self.status = code
         return out.rstrip("\n")
 
     def pipeline(self, commands, stdin):
-        data, code = stdin, 0
+        data, code, failed = stdin, 0, 0
         for command in commands:
             if isinstance(command, Command):
                 code, data = self.command(command, data)
             else:
                 code, data = self.compound(command, data)
-        return code, data
+            failed = code or failed
+        return (failed if self.pipefail else code), data
 
     # -- compound commands ---------------------------------------------------------------
     def compound(self, node, stdin):
@@ -126,15 +120,12 @@ class Run:
             if node.kind == "arith":
                 out, code = "", int(arith.evaluate(node.expression, self) == 0)
             elif node.kind == "subshell":
-                inner = Run(self.shell, self.cwd, self.vars)
-                inner.status, inner.args = self.status, self.args
-                inner.errexit = self.errexit
-                code, out, err = inner.line_of(node.body, stdin)
+                code, out, err = self.child().line_of(node.body, stdin)
                 self.err.append(err)
             else:
                 out = self._body(node, stdin)
                 code = self.status
-        except _Jump:
+        except Jump:
             saved.append("".join(self.err))
             self.err = saved
             raise
@@ -146,11 +137,15 @@ class Run:
             out = self.list(chain, stdin)
         except ExitLine as done:
             self.status, out = done.code, done.out
+            self.err.append(getattr(done, "message", ""))
         except arith.ArithmeticError_ as error:
             self.err.append(f"bash: line 1: {error}\n")
             self.status, out = 1, ""
         except (ValueError, IndexError, KeyError, re.error) as error:   # a word we misread
             self.err.append(f"bash: line 1: {error}\n")
+            self.status, out = 1, ""
+        except RecursionError:
+            self.err.append("bash: line 1: maximum nesting level exceeded\n")
             self.status, out = 1, ""
         return self.status, out, "".join(self.err)
 
@@ -158,6 +153,17 @@ class Run:
         out = []
         if node.kind == "group":
             return self.list(node.body, stdin)
+        if node.kind == "function":
+            self.functions[node.name] = node.body
+            self.status = 0
+            return ""
+        if node.kind == "case":
+            subject = expand.one(node.subject, self)
+            self.status = 0
+            for patterns, body in node.arms:
+                if any(fnmatch.fnmatchcase(subject, expand.pattern(p, self)) for p in patterns):
+                    return self.list(body, stdin)
+            return ""
         if node.kind == "if":
             for test, body in node.branches:
                 out.append(self._test(test, stdin))
@@ -207,7 +213,9 @@ class Run:
         except arith.ArithmeticError_ as error:
             self.err.append(f"bash: line 1: {error}\n")
             return 1, ""
-        saved = dict(self.vars)
+        saved, prefixed = dict(self.vars), self.prefixed
+        if argv:
+            self.prefixed = {a.partition("=")[0] for a in command.assigns}
         for assignment in command.assigns:
             name, _, value = assignment.partition("=")
             self.vars[name] = expand.one(value, self)
@@ -216,6 +224,7 @@ class Run:
         try:
             code, out, err = self.builtin(argv, stdin)
         finally:
+            self.prefixed = prefixed
             if command.assigns:   # NAME=value before a command is for that command only
                 kept = {k: v for k, v in self.vars.items() if k not in dict(
                     a.partition("=")[::2] for a in command.assigns)}
@@ -223,39 +232,15 @@ class Run:
         return self._route(targets, code, out, err)
 
     def builtin(self, argv, stdin):
-        name, args = argv[0], argv[1:]
-        if name == "cd":
-            return self._cd(args)
-        if name in ("export", "readonly", "local"):
-            for item in args:
-                key, found, value = item.partition("=")
-                if found:
-                    self.vars[key] = value
-            return 0, "", ""
-        if name == "unset":
-            for item in args:
-                self.vars.pop(item, None)
-            return 0, "", ""
-        if name == "exit":
-            raise ExitLine(int(args[0]) & 0xFF if args and args[0].lstrip("-").isdigit()
-                           else self.status)
-        if name == ":":
-            return 0, "", ""
-        if name == "set":
-            for flag in args:
-                if flag.startswith(("-", "+")) and "e" in flag and not flag.startswith("-o"):
-                    self.errexit = flag.startswith("-")
-            return 0, "", ""
-        if name in ("break", "continue"):
-            if not self.loops:
-                return 0, "", (f"bash: line 1: {name}: only meaningful in a `for', "
-                               "`while', or `until' loop\n")
-            raise _LoopControl(int(name == "break"))
-        if name == "read":
-            return self._read_line(args, stdin)
-        if name == "pwd":
-            return 0, self.cwd + "\n", ""
+        found = builtins.builtin(self, argv, stdin)
+        if found is not None:
+            return found
+        self.shell.environ = self.environment()
         return self.shell.run_argv(argv, self.cwd, stdin)
+
+    def environment(self):
+        """The exported variables (and this command's ``NAME=value``), as children see them."""
+        return {k: v for k, v in self.vars.items() if k in self.exported or k in self.prefixed}
 
     def _test(self, chain, stdin):
         """The stdout of an if's or a loop's test (``set -e`` does not end the line there)."""
@@ -270,47 +255,12 @@ class Run:
         self.loops += 1
         try:
             out.append(self.list(body, stdin))
-        except _LoopControl as jump:
+        except LoopControl as jump:
             out.append(jump.out)
             return jump.code == 0
         finally:
             self.loops -= 1
         return True
-
-    def _read_line(self, args, stdin):
-        """``read [-r] [NAME …]``: the next line of the input into the names."""
-        names = [a for a in args if not a.startswith("-")] or ["REPLY"]
-        text = stdin.rest if isinstance(stdin, Input) else stdin
-        if not text:
-            for name in names:
-                self.vars[name] = ""
-            return 1, "", ""
-        line, newline, rest = text.partition("\n")
-        if isinstance(stdin, Input):
-            stdin.rest = rest
-        separator = self.vars.get("IFS", " \t\n")
-        if separator.strip(" \t\n"):
-            words = [w.strip(" \t") for w in re.split(
-                "[" + re.escape(separator.strip(" \t\n")) + "]", line,
-                maxsplit=len(names) - 1)]
-        else:
-            words = line.split(None, len(names) - 1) if len(names) > 1 else [line.strip()]
-        for index, name in enumerate(names):
-            self.vars[name] = words[index] if index < len(words) else ""
-        return 0, "", ""
-
-    def _cd(self, args):
-        target = args[0] if args else self.vars.get("HOME", self.shell.root)
-        if target == "-":
-            target = self.vars.get("OLDPWD", self.cwd)
-        full = self.shell.path(target, self.cwd)
-        if full is None or not os.path.exists(full):
-            return 1, "", f"bash: line 1: cd: {target}: No such file or directory\n"
-        if not os.path.isdir(full):
-            return 1, "", f"bash: line 1: cd: {target}: Not a directory\n"
-        self.vars["OLDPWD"], self.cwd = self.cwd, full
-        self.vars["PWD"] = full
-        return 0, "", ""
 
     # -- redirections ------------------------------------------------------------------
     def _redirects(self, redirects, stdin):

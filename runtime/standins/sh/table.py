@@ -2,7 +2,8 @@
 stderr)."""
 
 from .. import python_command
-from . import awk, conditions, fileops, grep, listing, misc, programs, sed, sort, text
+from . import (arith, awk, builtins, conditions, fileinfo, fileops, grep, lines, listing, misc,
+               programs, sed, sort, text)
 
 COMMANDS = {
     "cat": fileops.cat, "mkdir": fileops.mkdir, "touch": fileops.touch, "cp": fileops.cp,
@@ -18,9 +19,13 @@ COMMANDS = {
     "realpath": misc.realpath, "md5sum": misc.checksum("md5"),
     "sha1sum": misc.checksum("sha1"), "sha256sum": misc.checksum("sha256"),
     "xargs": misc.xargs, "diff": misc.diff, "tee": misc.tee, "paste": misc.paste,
-    "bash": programs.bash, "sh": lambda s, a, c, i: programs.bash(s, a, c, i, "sh"), "which": programs.which,
+    "bash": programs.bash, "sh": lambda s, a, c, i: programs.bash(s, a, c, i, "sh"),
+    "which": programs.which,
     "command": programs.command, "type": programs.type_,
     "python": python_command.run, "python3": python_command.run,
+    "env": programs.env, "printenv": programs.printenv, "sleep": programs.sleep,
+    "stat": fileinfo.stat, "readlink": fileinfo.readlink, "chmod": fileinfo.chmod,
+    "ln": fileinfo.ln, "tac": lines.tac, "rev": lines.rev, "comm": lines.comm,
+    "fold": lines.fold, "column": lines.column, "expr": arith.expr,
 }
-BUILTINS = ("cd", "export", "readonly", "local", "unset", "exit", ":", "pwd", "read", "break",
-            "continue", "set")
+BUILTINS = builtins.NAMES
