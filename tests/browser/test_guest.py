@@ -48,6 +48,9 @@ def test_a_custom_setup_runs_in_a_guest_that_reaches_neither_the_site_nor_the_pa
     # it ran in the frame: an opaque-origin iframe without allow-same-origin
     frame = page.locator('iframe[data-role="guest-runtime"]')
     expect(frame).to_have_attribute("sandbox", "allow-scripts")
+    # and booted as fast as the page's worker: from the snapshot, its digests computed by the
+    # page (an opaque origin's worker has no Web Crypto)
+    expect(frame).to_have_attribute("data-boot", "snapshot")
     # the block's preset runs stay in the page's own worker, which the guest never touched
     press(b, "reset")
     expect(b).not_to_have_attribute("data-scenario", "custom")

@@ -27,7 +27,8 @@
 // This worker's own modules are asked for as soon as it runs, not imported statically
 // (that would add a round trip before it could start) nor when the boot message arrives
 // (which the page's busy main thread may hand over hundreds of milliseconds later).
-import { guest, channel, guestFetch, answerFile, importText, syncLoader, readAhead } from "./boot/guest-channel.js";
+import { guest, channel, guestFetch, guestDigest, answerFile, importText, syncLoader, readAhead }
+  from "./boot/guest-channel.js";
 
 const bootImport = import("./boot/boot.js");
 const pycImport = import("./boot/pyc-bundle.js");
@@ -362,7 +363,7 @@ function guestOptions(indexURL) {
   // loadPyodide awaits the module's factory: its promise is asked for now
   const asm = importText(new URL("pyodide.asm.mjs", indexURL).href).then((m) => m.default);
   asm.catch(() => {}); // loadPyodide reports what fails
-  return { createPyodideModule: asm, loaderFor: syncLoader,
+  return { createPyodideModule: asm, loaderFor: syncLoader, digest: guestDigest,
     loadStockSync: syncLoader(new URL("python_stdlib.zip", indexURL).href) };
 }
 

@@ -35,6 +35,7 @@
 //              synchronous XHR of indexURL + "python_stdlib.zip", in workers only);
 //   loaderFor(url) → (() → Uint8Array) | null: a synchronous loader of the trimmed zip
 //              (default: XHR in workers, none elsewhere)
+//   digest(bytes) → Promise of the hex sha256 (default: sha256, Web Crypto)
 
 const STDLIB_PATH = "/lib/python314.zip";
 const DELTA = "xor-data-segments"; // boot.json snapshot.encoding steps (snapshot-delta.js)
@@ -52,7 +53,9 @@ async function fetchBytes(url) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
-/** The sha256 of `bytes`, as hex (boot.json's digests). */
+/** The sha256 of `bytes`, as hex (boot.json's digests). Needs Web Crypto (a secure
+ * context): a guest's worker, whose origin is opaque, has none and passes bootPyodide a
+ * `digest` of its own (boot/guest-channel.js: the page computes it). */
 export async function sha256(bytes) {
   const digest = await crypto.subtle.digest("SHA-256", bytes);
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
@@ -217,7 +220,7 @@ async function fastBoot(module, manifest, snapshot, config, attempt) {
   mark(snapshot ? "snapshot-restored" : "trimmed-loaded");
   if (!loadTrimmedSync) {
     const stdlib = pyodide.FS.readFile(STDLIB_PATH);
-    if ((await sha256(stdlib)) !== manifest.stdlib.sha256) {
+    if ((await config.digest(stdlib)) !== manifest.stdlib.sha256) {
       throw new Error("trimmed python_stdlib.zip did not load intact");
     }
   }
@@ -237,9 +240,9 @@ async function fastBoot(module, manifest, snapshot, config, attempt) {
 
 /** The snapshot as Pyodide wants it: checked, and decoded as boot.json's `encoding` says
  * ("zero-runs+xor-data-segments": its zero runs expanded, then XOR the wasm's data). */
-async function snapshotBytes(stored, wasmP, manifest) {
+async function snapshotBytes(stored, wasmP, manifest, digest) {
   mark("snapshot-fetched");
-  if ((await sha256(stored)) !== manifest.snapshot.sha256) throw new Error("sha256 mismatch");
+  if ((await digest(stored)) !== manifest.snapshot.sha256) throw new Error("sha256 mismatch");
   mark("snapshot-checked");
   const encoding = manifest.snapshot.encoding;
   if (encoding === undefined) return stored;
@@ -252,7 +255,7 @@ async function snapshotBytes(stored, wasmP, manifest) {
   mark("wasm-fetched");
   let bytes = steps.includes(ZERO_RUNS) ? codec.expandZeroRuns(stored) : stored;
   if (steps.includes(DELTA)) {
-    if ((await sha256(wasm)) !== manifest.wasmSha256) throw new Error("pyodide.asm.wasm differs");
+    if ((await digest(wasm)) !== manifest.wasmSha256) throw new Error("pyodide.asm.wasm differs");
     bytes = codec.xorDataSegments(bytes, wasm);
   }
   mark("snapshot-decoded");
@@ -277,7 +280,7 @@ export async function bootPyodide(pyodideModule, { indexURL, bootURL, ...rest } 
   let module = null;
   const {
     snapshot: snapshotMode = true, timeoutMs = 20000, readBytes = fetchBytes, early = true,
-    given, loadStockSync, loaderFor = syncLoader, bootVersion, ...options
+    given, loadStockSync, loaderFor = syncLoader, digest = sha256, bootVersion, ...options
   } = rest;
   indexURL = slash(indexURL);
   let compiled = null;
@@ -290,6 +293,7 @@ export async function bootPyodide(pyodideModule, { indexURL, bootURL, ...rest } 
       loadStockSync: loadStockSync === undefined ? syncLoader(indexURL + "python_stdlib.zip")
         : loadStockSync,
       loaderFor,
+      digest,
       compiled: null,
     };
     const text = (bytes) => new TextDecoder().decode(bytes);
@@ -322,8 +326,8 @@ export async function bootPyodide(pyodideModule, { indexURL, bootURL, ...rest } 
     if (manifest && snapshotP && manifest.snapshot) {
       try {
         const stored = await withTimeout(snapshotP, timeoutMs, "snapshot.bin");
-        const bytes = await withTimeout(snapshotBytes(stored, wasmP, manifest), timeoutMs,
-          "pyodide.asm.wasm");
+        const bytes = await withTimeout(snapshotBytes(stored, wasmP, manifest, digest),
+          timeoutMs, "pyodide.asm.wasm");
         const pyodide = await attemptBoot((attempt) => fastBoot(module, manifest, bytes, config,
           attempt), timeoutMs, "snapshot boot");
         // the trimmed zip left for later is read by the first import outside the

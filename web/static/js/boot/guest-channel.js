@@ -24,8 +24,26 @@ export function guestFetch(input) {
   });
 }
 
-/** Settle the request a `file-answer` message answers; false for any other message. */
+/** The hex sha256 of `bytes`, computed by the page: a worker of an opaque origin is no
+ * secure context and has no Web Crypto (boot.js's `digest` option). */
+export function guestDigest(bytes) {
+  const file = nextFile++;
+  return new Promise((resolve, reject) => {
+    waiting.set(file, { resolve, reject });
+    channel.postMessage({ type: "digest", file, bytes });
+  });
+}
+
+/** Settle the request a `file-answer` or `digest-answer` message answers; false for any
+ * other message. */
 export function answerFile(message) {
+  if (message.type === "digest-answer") {
+    const entry = waiting.get(message.file);
+    waiting.delete(message.file);
+    if (message.error !== undefined) entry?.reject(new Error(String(message.error)));
+    else entry?.resolve(String(message.digest));
+    return true;
+  }
   if (message.type !== "file-answer") return false;
   const entry = waiting.get(message.file);
   if (!entry) return true;

@@ -14,6 +14,10 @@ export class GuestClient extends RuntimeClient {
     super(config, { fresh: true, name: "loopstep-guest" });
     this.frameURL = new URL(config.guest, pageBase());
     this.allowed = runtimeFiles(config, pageBase());
+    // the frame says how its runtime booted (data-boot: snapshot, trimmed or stock)
+    this.addEventListener("state", ({ detail }) => {
+      if (detail?.state === "ready") this.worker?.frame?.setAttribute("data-boot", detail.path ?? "");
+    });
   }
 
   createWorker() {
@@ -52,6 +56,7 @@ class GuestWorker extends EventTarget {
     port1.addEventListener("message", (event) => {
       const message = event.data ?? {};
       if (message.type === "file") this.serve(message);
+      else if (message.type === "digest") this.digest(message);
       else this.dispatchEvent(new MessageEvent("message", { data: message }));
     });
     port1.start();
@@ -103,6 +108,16 @@ class GuestWorker extends EventTarget {
         contentType: response.headers.get("Content-Type") ?? "", bytes }, [bytes]);
     } catch (error) {
       this.port.postMessage({ type: "file-answer", file, error: String(error?.message ?? error) });
+    }
+  }
+
+  /** The sha256 of bytes the guest holds (it has no Web Crypto of its own). */
+  async digest({ file, bytes }) {
+    try {
+      const { sha256 } = await import("./boot.js");
+      this.port.postMessage({ type: "digest-answer", file, digest: await sha256(bytes) });
+    } catch (error) {
+      this.port.postMessage({ type: "digest-answer", file, error: String(error?.message ?? error) });
     }
   }
 
