@@ -101,7 +101,8 @@ def _parser():
         "trace", help="record LESSON/BLOCK under a scenario and print its steps",
         description="Record LESSON/BLOCK (BLOCK: the block's id, e.g. s06/run_subagent) in "
                     "this Python and print each step: index, event, line range (1 = the def "
-                    "line of a `symbol` block; the file's lines in a `symbols` block), "
+                    "line of a function's `symbol` block; the file's lines in a method's "
+                    "and a `symbols` block), "
                     "function#frame, the code, changed locals and new output.")
     trace.add_argument("target", metavar="LESSON/BLOCK")
     trace.add_argument("--scenario", help="preset name (default: the block's first preset, "

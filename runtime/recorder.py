@@ -91,15 +91,18 @@ def _nested_codes(code):
 
 
 def targets(module_code, parts):
-    """The displayed code objects (one per part: a function's, or the module's own for
-    the whole file) and the traced codes (them and every code nested in them)."""
+    """The displayed code objects (one per part: a function's or a method's, or the
+    module's own for the whole file) and the traced codes (them and every code nested in
+    them). A part's code is the one of its name (a method's: ``claim`` of ``Board.claim``)
+    that starts at its first decorator or its ``def``."""
     shown = []
     for part in parts:
         if part.name == WHOLE:
             shown.append(module_code)
             continue
+        name = part.name.rpartition(".")[2]
         for code in _nested_codes(module_code):
-            if code.co_name == part.name and part.code_line <= code.co_firstlineno <= part.first \
+            if code.co_name == name and part.code_line <= code.co_firstlineno <= part.first \
                     and code is not module_code:
                 shown.append(code)
                 break

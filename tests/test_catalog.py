@@ -68,7 +68,7 @@ def test_errors_in_other_files_name_them_and_the_lesson_file(tmp_path):
     toml = tmp_path / "x" / "lesson.toml"
     message = broken(tmp_path, code=("def f():", "def g():"))
     assert message.startswith(f"{tmp_path / 'x' / 'code.py'}: no top-level function 'f' "
-                              f"(block f of {toml})"), message
+                              f"(it has: g) (block f of {toml})"), message
     message = broken(tmp_path / "a", code=("return n", "return ("))
     # file:line:column, the message, the line marked (issue 36: no odd suffixes)
     assert message.startswith(f"{tmp_path / 'a' / 'x' / 'code.py'}:2:12: SyntaxError: "
@@ -97,10 +97,11 @@ def test_a_setup_syntax_error_is_named_at_load_by_file_line_and_column(tmp_path)
 
 @pytest.mark.parametrize("toml,code,reason", [
     ([('symbol = "f"', 'symbols = ["f", "nope"]')], None,
-     "no top-level function 'nope' (block f of {toml})"),
+     "no top-level function 'nope' (it has: f) (block f of {toml})"),
     ([('symbol = "f"', 'id = "both"\nsymbols = ["f", "g"]')],
      ("    return n\n", "    return n\n\n\nclass g:\n    pass\n"),
-     "no top-level function 'g' (block both of {toml})"),
+     "'g' is a class, not a function: name one of its methods (it has none) "
+     "(block both of {toml})"),
     ([('symbol = "f"', 'symbols = ["*", "f"]')], None,
      '"*" (the whole file) must be the only entry of symbols (block * of {toml})'),
 ], ids=["a symbol not in the file", "a class is no function", "the whole file and more"])

@@ -259,10 +259,10 @@ def lesson_api(lesson) -> dict:
 
 
 def block_api(block) -> dict:
-    """One block as JSON: a `symbol` block's `code` is its function, numbered from
-    `first_line`; a `symbols` block has `symbol` null, `first_line` 1 (its lines are the
-    file's) and no `code`. `parts`: each displayed function (or the file) with its file
-    lines and text."""
+    """One block as JSON: a `symbol` block's `code` is its function or method, numbered
+    from `first_line` (1 for a method: its lines are the file's); a `symbols` block has
+    `symbol` null, `first_line` 1 (its lines are the file's) and no `code`. `parts`: each
+    displayed function or method (or the file) with its file lines and text."""
     found = {"id": block.id, "symbol": block.symbol, "symbols": list(block.symbols),
              "source": block.source, "first_line": block.first_line}
     if block.symbol is not None:

@@ -40,11 +40,14 @@ class Preset:
 class Block:
     id: str              # its name in URLs and traces: ``id``, else ``symbol``, else the first
                          # of ``symbols``, else (``["*"]``) the source file's stem
-    symbol: str | None   # a one-function block (lines numbered from its def line); else None
-    symbols: tuple       # the displayed functions' names as listed, ("*",) for the whole file
+    symbol: str | None   # a one-function block (lines numbered from its def line), or a
+                         # one-method block (``Board.claim``: the file's lines); else None
+    symbols: tuple       # the displayed functions' and methods' names as listed, ("*",) for
+                         # the whole file
     source: str          # path relative to a lessons root
     parts: tuple         # shown.Part per displayed function (or the file), in file order
-    first_line: int      # the file line numbered 1: the def line of ``symbol``, else 1
+    first_line: int      # the file line numbered 1: the def line of a function ``symbol``,
+                         # else 1
     rows: tuple          # displayed rows: (number, text), None for an elided gap
     presets: tuple
     entry: str           # the call entry text
@@ -53,12 +56,13 @@ class Block:
 
     @property
     def text(self):
-        """The displayed lines (a ``symbol`` block: the function exactly), gaps left out."""
+        """The displayed lines (a ``symbol`` block: the function or method exactly), gaps
+        left out."""
         return "\n".join(row[1] for row in self.rows if row is not None)
 
     @property
     def def_line(self):
-        """The first part's ``def`` line (the function's, for a ``symbol`` block)."""
+        """The first part's ``def`` line (the function's or method's, for a ``symbol`` block)."""
         return self.parts[0].first
 
     @property
@@ -227,7 +231,7 @@ def _block(lesson_id, raw, files, where, presets, parsed):
     if "entry" not in raw and names != [WHOLE]:
         raise LessonError(here, "missing key 'entry' (text); only a symbols = [\"*\"] "
                                 "block may leave it out")
-    first_line = parts[0].first if symbol else 1
+    first_line = parts[0].first if symbol and not shown_parts.is_method(symbol) else 1
     chosen = raw.get("presets", [preset.name for preset in presets])
     known = {preset.name for preset in presets}
     for name in chosen:

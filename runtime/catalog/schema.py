@@ -222,6 +222,11 @@ def _python_name(value):
     return value.isidentifier()
 
 
+def _def_name(value):
+    """A function's name (``f``) or a method's, its classes before it (``Board.claim``)."""
+    return all(part.isidentifier() for part in value.split("."))
+
+
 def _plain_name(value):
     return re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_-]*", value) is not None
 
@@ -240,12 +245,12 @@ INPUT = ListOf(Text(blank=True), "an array of texts", min_items=0, unique=False)
 # `recording`: a recording file (docs/recordings.md) answering the preset's model calls
 PRESET = Table({"name": NAME, "zh": TEXT, "en": TEXT, "input": optional(INPUT),
                 "recording": optional(PATH)})
-SYMBOLS = ListOf(Text('a Python function name, or "*" alone',
-                      valid=lambda value: value == "*" or value.isidentifier()),
-                 'an array of function names, or ["*"]')
+SYMBOLS = ListOf(Text('a function or method name (f, Class.method), or "*" alone',
+                      valid=lambda value: value == "*" or _def_name(value)),
+                 'an array of function or method names, or ["*"]')
 BLOCK = Table({
-    "symbol": optional(Text('a Python function name (the whole file is symbols = ["*"])',
-                            valid=_python_name)),
+    "symbol": optional(Text('a function or method name (f, Class.method; the whole file is '
+                            'symbols = ["*"])', valid=_def_name)),
     "symbols": optional(SYMBOLS),
     "id": optional(Text("a block id")),
     "source": PATH,

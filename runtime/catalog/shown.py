@@ -1,10 +1,13 @@
-"""What a block displays: its parts (top-level functions, or the whole file) and rows.
+"""What a block displays: its parts (functions and methods, or the whole file) and rows.
 
-A ``symbol`` block shows one function, numbered from 1 at its ``def`` line. A
-``symbols`` block shows the named top-level functions of its source in file order,
-or with ``["*"]`` the whole file, numbered with the file's own lines; the lines
-between two shown functions are one elided gap row unless they are all blank (then
-they are shown). See docs/authoring.md, "Blocks of several functions".
+A block names a top-level function (``f``) or a method of a top-level class, its classes
+as the name nests them (``Board.claim``, ``Outer.Inner.method``). A ``symbol`` block
+shows one function, numbered from 1 at its ``def`` line; one method, numbered with the
+file's lines. A ``symbols`` block shows the named functions and methods of its source in
+file order, or with ``["*"]`` the whole file, numbered with the file's own lines; the
+lines between two shown parts are one elided gap row unless they are all blank (then
+they are shown). Every shown line is the file's, indentation and all. See
+docs/authoring.md, "Blocks of several functions" and "Blocks of methods".
 """
 
 import ast
@@ -12,14 +15,14 @@ import builtins
 import symtable
 from dataclasses import dataclass
 
-from ..trace.statements import find_function
-
 WHOLE = "*"
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 @dataclass(frozen=True)
 class Part:
-    """One displayed function (``name``) or the whole file (``name`` "*")."""
+    """One displayed function or method (``name``: ``f``, ``Board.claim``) or the whole
+    file (``name`` "*")."""
     name: str
     first: int       # first displayed file line: the ``def`` line, 1 for the file
     last: int        # last file line
@@ -33,8 +36,8 @@ def file_line_count(text):
 
 
 def parts(tree, text, names):
-    """The parts for ``names`` in file order; ValueError with the reason when one is no
-    top-level function of ``tree``, is named twice, or "*" is not alone."""
+    """The parts for ``names`` in file order; ValueError with the reason when one names
+    no function or method of ``tree`` (find_def), is named twice, or "*" is not alone."""
     if not isinstance(names, list) or not names \
             or not all(isinstance(n, str) and n for n in names):
         raise ValueError("symbols must be a non-empty list of function names, or [\"*\"]")
@@ -46,9 +49,7 @@ def parts(tree, text, names):
         raise ValueError(f"symbols names a function twice: {names}")
     found = []
     for name in names:
-        node = find_function(tree, name)
-        if node is None:
-            raise ValueError(f"no top-level function {name!r}")
+        node = find_def(tree, name)
         first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
         found.append(Part(name, node.lineno, node.end_lineno, first))
     return tuple(sorted(found, key=lambda part: part.first))
@@ -77,7 +78,59 @@ def statement_nodes(tree, shown):
     statement of the module for the whole file."""
     if shown and shown[0].name == WHOLE:
         return list(tree.body)
-    return [find_function(tree, part.name) for part in shown]
+    return [find_def(tree, part.name) for part in shown]
+
+
+def is_method(name):
+    """Whether a block's name names a method (``Board.claim``), not a top-level function."""
+    return "." in name
+
+
+def _first(body, name):
+    """The first function or class statement of ``body`` named ``name``, or None."""
+    return next((node for node in body
+                 if isinstance(node, (*_DEFS, ast.ClassDef)) and node.name == name), None)
+
+
+def _names(body, kinds):
+    """The names of ``body``'s statements of ``kinds``, in order, each once."""
+    return list(dict.fromkeys(node.name for node in body if isinstance(node, kinds)))
+
+
+def _listed(names):
+    return ", ".join(names) or "none"
+
+
+def find_def(tree, name):
+    """The ``def`` node ``name`` names in a module tree: a top-level function (``f``) or a
+    method of a top-level class, through the classes the name nests (``Board.claim``,
+    ``Outer.Inner.method``); of several defs of one name (a property's getter and setter)
+    the first. ValueError naming what there is when nothing fits."""
+    *classes, last = name.split(".")
+    body, owner = tree.body, None
+    for part in classes:
+        node = _first(body, part)
+        if not isinstance(node, ast.ClassDef):
+            where = f"in class {owner!r}" if owner else "at the top level"
+            found = f"{part!r} {where} is a function, not a class" if node is not None \
+                else f"no class {part!r} {where}"
+            raise ValueError(f"{found} (classes there: {_listed(_names(body, ast.ClassDef))})")
+        body, owner = node.body, part if owner is None else f"{owner}.{part}"
+    node = _first(body, last)
+    if isinstance(node, _DEFS):
+        return node
+    if isinstance(node, ast.ClassDef):
+        methods = [f"{name}.{method}" for method in _names(node.body, _DEFS)]
+        raise ValueError(f"{name!r} is a class, not a function: name one of its methods "
+                         f"({', '.join(methods) or 'it has none'})")
+    if owner is None:
+        classes = _names(body, ast.ClassDef)
+        also = f"; classes: {', '.join(classes)}, a method named as Class.method" \
+            if classes else ""
+        raise ValueError(f"no top-level function {last!r} (it has: "
+                         f"{_listed(_names(body, _DEFS))}{also})")
+    raise ValueError(f"no method {last!r} in class {owner!r} (it has: "
+                     f"{_listed(_names(body, _DEFS))})")
 
 
 def hidden_calls(tree, shown, first_line):

@@ -57,11 +57,3 @@ def statement_ranges(function):
             if isinstance(children, list):
                 todo.extend(reversed(children))
     return ranges
-
-
-def find_function(tree, symbol):
-    """The top-level ``def symbol`` node of a module tree, or None."""
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == symbol:
-            return node
-    return None

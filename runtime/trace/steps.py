@@ -53,7 +53,7 @@ class Columns:
     …] where stdout's length changed (it starts at 0); ``sets`` [step, [name,
     VALUE, …], …] where locals changed; ``dels`` {step: [name, …]}; ``rets``
     {step: VALUE}; ``excs`` {step: {"type", "message"}}. Lines are relative to
-    the displayed function (file lines in a ``symbols`` block).
+    the displayed function (file lines in a method's and a ``symbols`` block).
     """
 
     __slots__ = ("event", "line", "row", "frames", "end", "out", "sets", "dels", "rets", "excs")

@@ -3,8 +3,8 @@
 // Pure: no DOM, no state. `trace` is a Trace (trace.js): the recorded statements
 // by column, read through its accessors (no object per step). An index is a step
 // position in it; END (-1) means the program ran to its end. `breakpoints` is any iterable of
-// line numbers as the block shows them (1 = the def line of a `symbol` block; the file's
-// own lines in a `symbols` block, which need not be contiguous).
+// line numbers as the block shows them (1 = the def line of a function's `symbol` block;
+// the file's own lines in a method's and a `symbols` block, which need not be contiguous).
 //
 // The cursor only lands on "line", "return" and "exception" steps: a "call" step
 // describes the same place as the first line of the new frame.

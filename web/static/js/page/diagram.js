@@ -14,7 +14,8 @@ const MAX_FACTS = 4;
 
 /**
  * The id of the stage holding (block, line), or null. Pure. `block` is the block's id in
- * its lesson; `line` is numbered as the block shows it (file lines in a `symbols` block).
+ * its lesson; `line` is numbered as the block shows it (file lines in a method's and a
+ * `symbols` block).
  */
 export function stageAt(stages, block, line) {
   for (const stage of stages ?? []) {
