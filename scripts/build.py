@@ -58,6 +58,7 @@ SNAPSHOT_DELTA = assets.STATIC_DIR / "js" / "boot" / "snapshot-delta.js"
 # the page's code the shipped traces are made with (build_shipped_traces.mjs runs it)
 WORKER = assets.STATIC_DIR / "js" / "worker.js"
 RECORDING_CODE = (WORKER, assets.STATIC_DIR / "js" / "boot" / "boot.js",
+                  assets.STATIC_DIR / "js" / "boot" / "digest.js",
                   assets.STATIC_DIR / "js" / "boot" / "snapshot-runtime.js",
                   Path(shipped_traces.__file__))
 

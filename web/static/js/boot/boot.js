@@ -37,6 +37,10 @@
 //              (default: XHR in workers, none elsewhere)
 //   digest(bytes) → Promise of the hex sha256 (default: sha256, Web Crypto)
 
+import { sha256 } from "./digest.js";
+
+export { sha256 };
+
 const STDLIB_PATH = "/lib/python314.zip";
 const DELTA = "xor-data-segments"; // boot.json snapshot.encoding steps (snapshot-delta.js)
 const ZERO_RUNS = "zero-runs";
@@ -53,13 +57,6 @@ async function fetchBytes(url) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
-/** The sha256 of `bytes`, as hex (boot.json's digests). Needs Web Crypto (a secure
- * context): a guest's worker, whose origin is opaque, has none and passes bootPyodide a
- * `digest` of its own (boot/guest-channel.js: the page computes it). */
-export async function sha256(bytes) {
-  const digest = await crypto.subtle.digest("SHA-256", bytes);
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
-}
 
 function prefetchLater(url) {
   try {

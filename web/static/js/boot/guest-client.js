@@ -7,6 +7,7 @@
 // the runtime's own files (runtimeFiles) and fetches them itself. The frame is created on
 // the first guest run; terminating the worker removes the frame.
 
+import { sha256 } from "./digest.js";
 import { RuntimeClient, pageBase } from "./runtime-client.js";
 
 export class GuestClient extends RuntimeClient {
@@ -114,7 +115,6 @@ class GuestWorker extends EventTarget {
   /** The sha256 of bytes the guest holds (it has no Web Crypto of its own). */
   async digest({ file, bytes }) {
     try {
-      const { sha256 } = await import("./boot.js");
       this.port.postMessage({ type: "digest-answer", file, digest: await sha256(bytes) });
     } catch (error) {
       this.port.postMessage({ type: "digest-answer", file, error: String(error?.message ?? error) });
