@@ -62,6 +62,25 @@ def test_a_custom_setup_runs_in_a_guest_that_reaches_neither_the_site_nor_the_pa
     assert not [u for u in answered if "/api/lessons" in u], answered
 
 
+@pytest.mark.allow_console_errors  # the failed run is reported
+def test_a_guest_frame_whose_script_never_runs_fails_at_once_and_loses_nothing(page, server_url):
+    """As a host whose policy lets no script run in the frame: the custom run fails with a
+    reason naming the frame (not at the boot timeout), and the block's presets still run."""
+    page.route("**/static/guest.html", lambda route: route.fulfill(
+        status=200, content_type="text/html", body="<!doctype html><title>no script</title>"))
+    open_lesson(page, server_url)
+    b = block(page, "run_subagent")
+    wait_ready(b)
+    press(b, "edit-setup")
+    expect(b.locator('[data-role="setup-text"]')).to_be_visible()
+    press(b, "run-custom")
+    expect(b).to_have_attribute("data-state", "error", timeout=BOOT_TIMEOUT)
+    expect(b.locator('[data-role="status"]')).to_contain_text("guest.html")
+    b.locator('select[data-role="scenario"]').select_option("normal")
+    press(b, "run")
+    expect(b).to_have_attribute("data-state", "finished", timeout=BOOT_TIMEOUT)
+
+
 def test_the_guest_frame_has_a_policy_of_its_own(page, server_url):
     response = page.request.get(f"{server_url.rstrip('/')}/static/guest.html")
     assert response.ok

@@ -59,6 +59,10 @@ def test_a_custom_setup_from_a_link_is_shown_and_runs_only_when_pressed(page, se
     expect_shown_not_run(page, b, f'print("{MARKER}")', '<img src=x data-injected="yes">')
     expect(b).to_have_attribute("data-scenario", "normal")
     expect(page).to_have_url(re.compile(r"[#&]custom=[A-Za-z0-9_-]+"))   # the link keeps it
+    # where it would run is booted while the reader reads it: the guest, ready, ran nothing
+    expect(page.locator('iframe[data-role="guest-runtime"]')).to_have_attribute(
+        "data-boot", "snapshot", timeout=BOOT_TIMEOUT)
+    expect(b.locator('[data-role="output"]')).not_to_contain_text(MARKER)
 
     run_from_link(b)
     expect(b).to_have_attribute("data-scenario", "custom")

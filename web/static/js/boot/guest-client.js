@@ -26,6 +26,11 @@ export class GuestClient extends RuntimeClient {
   }
 }
 
+/** How long after the guest frame's load event its greeting may still be on its way. */
+const FRAME_GRACE_MS = 1000;
+const FRAME_BLOCKED = "guest runtime: its frame (static/guest.html) did not start; the site's "
+  + "policy must let the page frame its own origin (frame-src 'self') and run that page's script";
+
 /** A predicate on URLs: the runtime's own files that a guest may be handed — Pyodide's
  * folder, the boot set's, the Python bundles and the precompiled recorder, on this
  * document's origin; a path of plain characters only (no escapes, no dot segments: a host
@@ -71,10 +76,19 @@ class GuestWorker extends EventTarget {
     this.onWindowMessage = (event) => {
       if (event.source !== frame.contentWindow || !frame.contentWindow) return;
       const { type, message } = event.data ?? {};
-      if (type === "loopstep:guest-frame") this.start(workerURL, port2);
+      if (type === "loopstep:guest-frame") {
+        this.greeted = true;
+        this.start(workerURL, port2);
+      }
       else if (type === "loopstep:guest-error") this.fail(message);
     };
     window.addEventListener("message", this.onWindowMessage);
+    // A frame whose script never ran (a host's policy that does not let the page frame its
+    // own origin, or runs no script there) says so at once, not at the boot timeout: its
+    // greeting is posted while it parses, before its load event.
+    frame.addEventListener("load", () => {
+      if (!this.greeted) setTimeout(() => this.greeted || this.fail(FRAME_BLOCKED), FRAME_GRACE_MS);
+    });
     frame.src = frameURL.href;
     document.body.append(frame);
   }

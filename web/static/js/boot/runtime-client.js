@@ -132,7 +132,11 @@ export class RuntimeClient extends EventTarget {
     const message = { type: "record", lesson, block, scenario, maxSteps, setup, questions, fork,
       recording, tolerant };
     if (this.fresh || !isGuestRun(message)) return this.ask(message);
-    return this.guestClient().then((guest) => guest.ask(message));
+    return this.guestClient().then((guest) => guest.ask(message)).catch((error) => {
+      // a guest runtime that could not start fails this run, not the page's runtime
+      if (error instanceof RecordError && error.kind === "runtime") throw new RecordError(error.message, "failed");
+      throw error;
+    });
   }
 
   /** The worker a restart (or a fresh client) starts: see startWorker. */

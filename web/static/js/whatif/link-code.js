@@ -57,6 +57,7 @@ export class LinkCode {
     actions.append(run, dismiss);
     panel.append(actions);
     block.root.querySelector(SEL.status).after(panel);
+    block.client.prepareGuest(); // where the code would run, booted while the reader reads it
     this.panel = panel;
     this.whatif.link = this;
     block.linkCode = this.link;
