@@ -7,20 +7,10 @@ import re
 import stat as modes
 
 from .misc import _escapes
-from .options import Usage, options
+from .options import Usage, options, guarded
 
 _KINDS = ((modes.S_ISLNK, "symbolic link"), (modes.S_ISDIR, "directory"),
           (modes.S_ISREG, "regular file"), (modes.S_ISFIFO, "fifo"))
-
-
-def _guarded(function):
-    def command(shell, args, cwd, stdin):
-        try:
-            return function(shell, args, cwd, stdin)
-        except Usage as usage:
-            return usage.code, "", usage.message
-    command.__name__ = function.__name__
-    return command
 
 
 def _missing(command):
@@ -50,7 +40,7 @@ def _field(letter, name, facts):
     return "?"
 
 
-@_guarded
+@guarded
 def stat(shell, args, cwd, stdin):
     flags, values, names = options("stat", args, "L", valued="c",
                                    longs={"--format=": "c", "--printf=": "p",
@@ -78,7 +68,7 @@ def stat(shell, args, cwd, stdin):
     return int(bool(err)), "".join(out), "".join(err)
 
 
-@_guarded
+@guarded
 def readlink(shell, args, cwd, stdin):
     flags, _, names = options("readlink", args, "femnqsvz",
                               longs={"--canonicalize": "f", "--canonicalize-existing": "e",
@@ -162,7 +152,7 @@ def chmod(shell, args, cwd, stdin):
     return int(bool(err)), "", "".join(err)
 
 
-@_guarded
+@guarded
 def ln(shell, args, cwd, stdin):
     flags, _, names = options("ln", args, "sfnrv", longs={"--symbolic": "s", "--force": "f"})
     if not names:

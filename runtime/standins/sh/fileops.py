@@ -4,20 +4,10 @@
 import os
 import shutil
 
-from .options import Usage, inputs, options
+from .options import Usage, inputs, options, guarded
 
 
-def _run(function):
-    def command(shell, args, cwd, stdin):
-        try:
-            return function(shell, args, cwd, stdin)
-        except Usage as usage:
-            return usage.code, "", usage.message
-    command.__name__ = function.__name__
-    return command
-
-
-@_run
+@guarded
 def cat(shell, args, cwd, stdin):
     flags, _, names = options("cat", args, "nAETsuv")
     found, err, code = inputs(shell, names, cwd, stdin, lambda n, r: f"cat: {n}: {r}\n")
@@ -33,7 +23,7 @@ def cat(shell, args, cwd, stdin):
     return code, text, err
 
 
-@_run
+@guarded
 def mkdir(shell, args, cwd, stdin):
     flags, _, names = options("mkdir", args, "pv", valued="m")
     if not names:
@@ -71,7 +61,7 @@ def _file_on_the_way(shell, name, cwd):
     return None
 
 
-@_run
+@guarded
 def touch(shell, args, cwd, stdin):
     _, _, names = options("touch", args, "acm")
     if not names:
@@ -102,7 +92,7 @@ def _target(shell, names, cwd, command):
     return sources, target, full, into
 
 
-@_run
+@guarded
 def cp(shell, args, cwd, stdin):
     flags, _, names = options("cp", args, "rRafpvnu")
     sources, target, full, into = _target(shell, names, cwd, "cp")
@@ -130,7 +120,7 @@ def cp(shell, args, cwd, stdin):
     return int(bool(err)), "", "".join(err)
 
 
-@_run
+@guarded
 def mv(shell, args, cwd, stdin):
     _, _, names = options("mv", args, "fvnu")
     sources, target, full, into = _target(shell, names, cwd, "mv")
@@ -151,7 +141,7 @@ def mv(shell, args, cwd, stdin):
     return int(bool(err)), "", "".join(err)
 
 
-@_run
+@guarded
 def rm(shell, args, cwd, stdin):
     flags, _, names = options("rm", args, "rRfvdi", longs={"--recursive": "r", "--force": "f"})
     if not names and "f" not in flags:
@@ -175,7 +165,7 @@ def rm(shell, args, cwd, stdin):
     return int(bool(err)), "", "".join(err)
 
 
-@_run
+@guarded
 def basename(shell, args, cwd, stdin):
     flags, values, names = options("basename", args, "az", valued="s")
     if not names:
@@ -193,7 +183,7 @@ def basename(shell, args, cwd, stdin):
     return 0, "".join(out), ""
 
 
-@_run
+@guarded
 def dirname(shell, args, cwd, stdin):
     _, _, names = options("dirname", args, "z")
     if not names:

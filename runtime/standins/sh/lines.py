@@ -2,17 +2,7 @@
 ``column`` (``-t``, ``-s``), with GNU's (util-linux's for ``rev`` and ``column``)
 formats and messages."""
 
-from .options import Usage, inputs, join, lines, options
-
-
-def _guarded(function):
-    def command(shell, args, cwd, stdin):
-        try:
-            return function(shell, args, cwd, stdin)
-        except Usage as usage:
-            return usage.code, "", usage.message
-    command.__name__ = function.__name__
-    return command
+from .options import Usage, inputs, join, lines, options, guarded
 
 
 def _rows(text):
@@ -26,7 +16,7 @@ def _texts(command, shell, names, cwd, stdin, error=None):
         lambda n, r: f"{command}: {n}: {r}\n"))
 
 
-@_guarded
+@guarded
 def tac(shell, args, cwd, stdin):
     _, _, names = options("tac", args, "")
     found, err, code = _texts("tac", shell, names, cwd, stdin,
@@ -37,7 +27,7 @@ def tac(shell, args, cwd, stdin):
     return code, "".join(out), err
 
 
-@_guarded
+@guarded
 def rev(shell, args, cwd, stdin):
     _, _, names = options("rev", args, "")
     found, err, code = _texts("rev", shell, names, cwd, stdin,
@@ -50,7 +40,7 @@ def rev(shell, args, cwd, stdin):
     return code, "".join(out), err
 
 
-@_guarded
+@guarded
 def comm(shell, args, cwd, stdin):
     flags, _, names = options("comm", args, "123")
     if len(names) != 2:
@@ -76,7 +66,7 @@ def comm(shell, args, cwd, stdin):
     return 0, join(out), ""
 
 
-@_guarded
+@guarded
 def fold(shell, args, cwd, stdin):
     flags, values, names = options("fold", args, "bs", valued="w",
                                    longs={"--width=": "w", "--spaces": "s", "--bytes": "b"})
@@ -100,7 +90,7 @@ def fold(shell, args, cwd, stdin):
     return code, "".join(out), err
 
 
-@_guarded
+@guarded
 def column(shell, args, cwd, stdin):
     flags, values, names = options("column", args, "t", valued="so")
     found, err, code = _texts("column", shell, names, cwd, stdin,

@@ -11,6 +11,18 @@ class Usage(Exception):
         self.code, self.message = code, message
 
 
+def guarded(function):
+    """A command ``(shell, args, cwd, stdin) -> (code, stdout, stderr)`` whose Usage error
+    is its answer: the code, nothing on stdout, the message on stderr."""
+    def command(shell, args, cwd, stdin):
+        try:
+            return function(shell, args, cwd, stdin)
+        except Usage as usage:
+            return usage.code, "", usage.message
+    command.__name__ = function.__name__
+    return command
+
+
 def options(command, args, flags, valued="", longs=None):
     """(set of flags, {option: value}, operands) of GNU-style arguments: short flags
     may be combined (``-rn``), ``valued`` ones take a value (``-n 5``/``-n5``), ``--``

@@ -3,17 +3,7 @@
 
 import re
 
-from .options import Usage, inputs, join, lines, options
-
-
-def _guard(function):
-    def command(shell, args, cwd, stdin):
-        try:
-            return function(shell, args, cwd, stdin)
-        except Usage as usage:
-            return usage.code, "", usage.message
-    command.__name__ = function.__name__
-    return command
+from .options import Usage, inputs, join, lines, options, guarded
 
 
 def _count_args(args):
@@ -51,7 +41,7 @@ def _number(command, value, chars=False):
     return int(value.lstrip("+-"))
 
 
-@_guard
+@guarded
 def head(shell, args, cwd, stdin):
     def take(text, value, chars):
         count = _number("head", value, chars)
@@ -62,7 +52,7 @@ def head(shell, args, cwd, stdin):
     return _headed("head", args, shell, cwd, stdin, take)
 
 
-@_guard
+@guarded
 def tail(shell, args, cwd, stdin):
     def take(text, value, chars):
         count = _number("tail", value, chars)
@@ -73,7 +63,7 @@ def tail(shell, args, cwd, stdin):
     return _headed("tail", [a for a in args if a != "-f"], shell, cwd, stdin, take)
 
 
-@_guard
+@guarded
 def wc(shell, args, cwd, stdin):
     flags, _, names = options("wc", args, "lwcm", longs={"--lines": "l", "--words": "w",
                                                         "--bytes": "c", "--chars": "m"})
@@ -97,7 +87,7 @@ def wc(shell, args, cwd, stdin):
     return code, out, err
 
 
-@_guard
+@guarded
 def uniq(shell, args, cwd, stdin):
     flags, _, names = options("uniq", args, "cdui")
     found, err, code = inputs(shell, names[:1], cwd, stdin, lambda n, r: f"uniq: {n}: {r}\n")
@@ -134,7 +124,7 @@ def _ranges(spec, command):
     return lambda n: any(low <= n and (high is None or n <= high) for low, high in chosen)
 
 
-@_guard
+@guarded
 def cut(shell, args, cwd, stdin):
     flags, values, names = options("cut", args, "s", valued="dfcb",
                                    longs={"--complement": "v", "--delimiter=": "d",
@@ -193,7 +183,7 @@ def _set(text):
     return out
 
 
-@_guard
+@guarded
 def tr(shell, args, cwd, stdin):
     flags, _, sets = options("tr", args, "dscC")
     if not sets:
@@ -220,7 +210,7 @@ def tr(shell, args, cwd, stdin):
     return 0, text, ""
 
 
-@_guard
+@guarded
 def nl(shell, args, cwd, stdin):
     _, values, names = options("nl", args, "", valued="bwsv")
     found, err, code = inputs(shell, names, cwd, stdin, lambda n, r: f"nl: {n}: {r}\n")
@@ -237,7 +227,7 @@ def nl(shell, args, cwd, stdin):
     return code, "".join(f"{r}\n" for r in out), err
 
 
-@_guard
+@guarded
 def seq(shell, args, cwd, stdin):
     numbers = [a for a in args if re.fullmatch(r"-?\d+(\.\d+)?", a)]
     flags, values, rest = options("seq", [a for a in args if a not in numbers], "w",
