@@ -148,8 +148,8 @@ def traces_job() -> dict:
         "runtime": bundles.runtime_digest(), "maxSteps": DEFAULT_MAX_STEPS,
         "lessons": [{"id": lesson.id, "digest": shipped_traces.lesson_digest(lesson),
                      "runs": shipped_traces.runs(lesson),
-                     "files": {f"lessons/{rel}": str(path)
-                               for rel, path in sorted(lesson.files.items())}}
+                     "files": {name: str(path)
+                               for name, path in bundles.lesson_paths(lesson).items()}}
                     for lesson in lessons],
     }
 

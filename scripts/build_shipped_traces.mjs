@@ -8,7 +8,7 @@
 //   node scripts/build_shipped_traces.mjs --config CONFIG.json
 // CONFIG.json (scripts/build.py): {"pyodideDir", "bootDir", "runtimeDir", "runtimeModules", "workerRoot",
 // "traces": {"dir", "format", "runtime", "maxSteps", "worker": worker.js's path,
-//                "lessons": [{"id", "files": {"lessons/REL": abs path}, "digest",
+//                "lessons": [{"id", "files": {"lessons/REL" or "runtime/REL": abs path}, "digest",
 //                             "runs": {block: [preset, …]}}]}}
 import { createHash } from "node:crypto";
 import { spawnSync } from "node:child_process";

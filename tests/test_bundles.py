@@ -158,3 +158,33 @@ def test_a_module_in_a_sub_package_reaches_the_worker(runtime_with_a_sub_package
         runtime_dir=runtime_with_a_sub_package)
     assert result["value"] == "from a sub-package"
     assert result["traces"][0]["stdout"] == "完成： call_limit\n"
+
+
+def test_the_recorder_imports_no_lazy_module():
+    """The memory snapshot holds what importing the worker's entry imports: a stand-in's
+    lazy modules (runtime/standins/spec.py LAZY_MODULES) stay out of it."""
+    from loopstep.runtime.standins.spec import LAZY_MODULES
+    code = ("import sys, json, runtime.browser.worker\n"
+            "print(json.dumps(sorted(m for m in sys.modules if m.startswith('runtime.'))))")
+    done = subprocess.run([shutil.which("python3") or "python3", "-c", code], cwd=ROOT,
+                          capture_output=True, text=True, check=True)
+    imported = {name.removeprefix("runtime.").replace(".", "/") for name in json.loads(done.stdout)}
+    lazy = [want for wants in LAZY_MODULES.values() for want in wants]
+    assert "standins/process" in imported   # the stand-in itself is there
+    for want in lazy:
+        stem = want.rstrip("/").removesuffix(".py")
+        assert not [m for m in imported if m == stem or m.startswith(stem + "/")], want
+
+
+def test_a_lesson_with_the_subprocess_standin_carries_the_shell_in_its_bundle():
+    lessons = catalog.load_lessons()
+    shelled = lessons["agent-whole"]
+    assert "subprocess" in shelled.standins.modules
+    names = bundles.lesson_files(shelled)
+    lazy = bundles.lazy_modules(shelled)
+    assert "standins/shell.py" in lazy and "standins/sh/parse.py" in lazy
+    for rel in lazy:
+        assert names[f"runtime/{rel}"] == (bundles.RUNTIME_DIR / rel).read_bytes()
+    plain = next(lesson for lesson in lessons.values() if lesson.standins is None)
+    assert bundles.lazy_modules(plain) == []
+    assert all(name.startswith("lessons/") for name in bundles.lesson_files(plain))

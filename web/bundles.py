@@ -84,8 +84,30 @@ def runtime_digest(runtime_dir: Path | None = None) -> str:
     return files_digest(runtime_files(runtime_dir))
 
 
+def lazy_modules(lesson, runtime_dir: Path | None = None) -> list[str]:
+    """The recorder's modules that `lesson`'s runs may import although the memory snapshot
+    did not (runtime/standins/spec.py LAZY_MODULES of its [standins] modules), as paths
+    under `runtime/`: the worker keeps the snapshot's recorder and writes no recorder
+    files, so the lesson's bundle carries these."""
+    from loopstep.runtime.standins.spec import LAZY_MODULES
+    modules = lesson.standins.modules if lesson.standins is not None else ()
+    wanted = [prefix for name in modules for prefix in LAZY_MODULES.get(name, ())]
+    return [rel for rel in runtime_modules(runtime_dir)
+            if any(rel == want or (want.endswith("/") and rel.startswith(want))
+                   for want in wanted)]
+
+
+def lesson_paths(lesson) -> dict[str, Path]:
+    """{path under the worker's sys.path folder: file} of a lesson's bundle: its own files
+    under `lessons/` and the recorder modules it may need beyond the snapshot's
+    (lazy_modules) under `runtime/`."""
+    found = {f"lessons/{rel}": Path(path) for rel, path in sorted(lesson.files.items())}
+    found.update((f"runtime/{rel}", RUNTIME_DIR / rel) for rel in lazy_modules(lesson))
+    return found
+
+
 def lesson_files(lesson) -> dict[str, bytes]:
-    return {f"lessons/{rel}": Path(path).read_bytes() for rel, path in sorted(lesson.files.items())}
+    return {name: path.read_bytes() for name, path in lesson_paths(lesson).items()}
 
 
 def write(folder: Path, runtime: dict[str, bytes], lessons: dict) -> dict[str, Path]:

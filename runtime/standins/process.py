@@ -16,7 +16,6 @@ import sys
 import types
 
 from .sdk import reply_function
-from .shell import NOT_FOUND, Shell
 
 NAME = "subprocess"
 PIPE, STDOUT, DEVNULL = -1, -2, -3
@@ -75,6 +74,7 @@ class Processes:
     """The run's ``subprocess`` functions: commands run in ``root`` (the run's folder)."""
 
     def __init__(self, context, root):
+        from .shell import Shell   # the shell's modules: only in runs that plant subprocess
         self.context = context
         self.shell = Shell(root)
 
@@ -98,7 +98,7 @@ class Processes:
         else:
             argv = [args] if isinstance(args, str) else [os.fspath(a) for a in args]
             code, out, err = self.shell.run_argv(argv, folder, stdin)
-            if code != NOT_FOUND:
+            if code != self.shell.NOT_FOUND:
                 return code, out, err
             if handler is None:
                 raise FileNotFoundError(2, "No such file or directory", argv[0])

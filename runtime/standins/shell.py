@@ -37,6 +37,8 @@ class Shell:
     """Runs command lines in ``root`` (the run's folder); ``handler``: the setup's shell
     function or None."""
 
+    NOT_FOUND = NOT_FOUND   # the code of a command the shell does not have
+
     def __init__(self, root, handler=None):
         self.root = os.path.realpath(root)
         self.handler = handler

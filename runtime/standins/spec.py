@@ -21,6 +21,11 @@ from pathlib import PurePosixPath
 
 MODULES = ("anthropic", "openai", "dotenv", "subprocess")
 MODEL_MODULES = ("anthropic", "openai")
+# The recorder's modules a stand-in imports only when a run plants it, as paths under
+# runtime/ (a folder ends with "/"): the page's memory snapshot leaves them out, and the
+# bundle of a lesson whose [standins] has the module carries their files (web/bundles.py).
+LAZY_MODULES = {"subprocess": ("standins/shell.py", "standins/python_command.py",
+                               "standins/sh/")}
 
 
 @dataclass(frozen=True)

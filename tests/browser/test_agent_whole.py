@@ -130,3 +130,24 @@ def test_the_whole_file_block_steps_the_modules_statements(page, server_url, sit
     run_to_end(b)
     expect(b).to_have_attribute("data-state", "finished")
     expect(b.locator('[data-role="output"]')).to_contain_text("回答： （delegates）我看过了")
+
+
+def test_the_shell_runs_in_a_page_that_keeps_the_snapshots_recorder(page, server_url):
+    """The memory snapshot leaves the stand-in shell out (web/bundles.py lazy_modules): the
+    lesson's own bundle brings its modules, so a run recorded in the page runs `bash`
+    commands without the recorder's files, and prints what CPython prints."""
+    from loopstep.runtime.recorder import record
+    from loopstep.web import bundles
+    expected = record(LESSON, "run_bash", "delegates")
+    assert expected["status"] == "finished" and expected["stdout"].strip()
+    fetched = []
+    page.on("request", lambda r: fetched.append(r.url))
+    page.goto(f"{server_url}/lessons/{LESSON}?trace=live")
+    b = page.locator(f'[data-loopstep-block="{LESSON}/run_bash"]')
+    wait_ready(b)
+    runtime = page.locator('[data-role="runtime"]')
+    expect(runtime).to_have_attribute("data-recorder", "snapshot")
+    run_to_end(b)
+    expect(b).to_have_attribute("data-trace", "live")
+    expect(b.locator('[data-role="output"]')).to_have_text(shown_output(expected["stdout"]))
+    assert not [u for u in fetched if u.endswith(f"/{bundles.RUNTIME}") or "/static/pyc/" in u]
