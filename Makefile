@@ -14,9 +14,11 @@ $(VENV)/.installed: $(BIN)/python pyproject.toml
 	$(BIN)/pip install -q -e .
 	touch $@
 
-$(VENV)/.installed-test: $(VENV)/.installed
+# One install with the test tools (not the plain one, then another): it installs what
+# `.installed` does too.
+$(VENV)/.installed-test: $(BIN)/python pyproject.toml
 	$(BIN)/pip install -q -e '.[test]'
-	touch $@
+	touch $(VENV)/.installed $@
 
 # The outputs the repository does not hold (the fast boot set, the precompiled recorder),
 # built with Node 20+ (scripts/ensure_node.sh) and cached until their inputs change.

@@ -191,12 +191,13 @@ def main(argv: list[str] | None = None) -> int:
                    add_help=False)
     for name, what in (("record", "record a block's run against a real model"),
                        ("import", "make a recording from another tool's trace"),
-                       ("check", "replay every recording preset; name stale ones")):
+                       ("check", "replay every recording preset; name stale ones"),
+                       ("doctor", "name what could make two runs of a block differ")):
         sub.add_parser(name, help=f"{what} (see `loopstep {name} --help`)", add_help=False)
     args, rest = parser.parse_known_args(argv)
-    if args.command in ("trace", "record", "import", "check"):
+    if args.command in ("trace", "record", "import", "check", "doctor"):
         from loopstep.runtime import cli
-        return cli.main([args.command, *rest])
+        return cli.main([args.command, *rest], own_process=argv is None)
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     try:

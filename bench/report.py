@@ -6,6 +6,7 @@ from pathlib import Path
 import questions_bench
 import agent_calls
 import recordings
+import scale
 import guest
 import navigation
 import shipped
@@ -132,6 +133,7 @@ def rows(results: dict) -> list[tuple[str, str, str, str]]:
     out += navigation.rows(results.get("navigation"))
     out += guest.rows(results.get("guest"))
     out += recordings.rows(results.get("recordings"))
+    out += scale.rows(results.get("scale"))
     return out
 
 
@@ -267,6 +269,14 @@ Node {m['node']}; Pyodide {m['pyodide']}.
   request compared with the recorded one), alternating, in this CPython (settrace) and in
   the vendored Pyodide under Node (sys.monitoring, the worker's Python). Same steps, so the
   time ratio is the steps/s ratio; the first round in Pyodide warms up.
+- **scale** (runs at scale): `bench/scale.py`: `bench/lessons/scale`, an agent loop whose
+  tool returns 8 KB per call, at 25, 100, 300 and 1,000 model calls: the file `loopstep
+  record` writes against the loopback fake provider (its size beside the run's distinct
+  content: every distinct message, request field, response and tool execution once), the
+  seconds `loopstep record` takes, and the run replayed from that file (loaded and
+  replayed, as `loopstep trace --recording`) against the same run scripted, alternating;
+  each with its growth factor from the previous length. A length whose file would pass
+  1.5 GB is not recorded.
 - **navigation**: `bench/navigation.py`: from navigation start to the frame painted after
   `s06/run_subagent` paused on line 15, driven from outside the page by Playwright as a
   reader gets there: *clicks* (the gutter, then Debug, each as soon as Playwright finds it

@@ -29,6 +29,8 @@ alternating A/B, medians with min/max:
      unthrottled and under CPU ×4 + fast 4G.
  13. guest: a link's custom setup run by the guest runtime (booted first) beside a preset's
      run with a question in the page's worker (bench/guest.py).
+ 14. scale: runs at scale, 25 to 1,000 model calls with 8 KB tool outputs: the recording
+     file's size, `loopstep record`'s time, replayed ÷ scripted (bench/scale.py).
 Writes bench/results.json and docs/performance.md; with --only, the sections not measured
 are kept from the previous bench/results.json (and named as such in the document).
 """
@@ -57,6 +59,7 @@ import measures  # noqa: E402
 import navigation  # noqa: E402
 import questions_bench  # noqa: E402
 import recordings  # noqa: E402
+import scale  # noqa: E402
 import shipped  # noqa: E402
 import report  # noqa: E402
 
@@ -67,7 +70,8 @@ LOAD_PATHS = ["/lessons/s06", "/api/lessons/s06/blocks/run_subagent/presets/norm
               PYODIDE_URL + "pyodide.asm.wasm"]
 FULL_STEPS = 1_100_000
 SECTIONS = ("boot", "breakdown", "trace", "cpython", "load", "ui", "align", "caps", "replay",
-            "questions", "agent", "origins", "shipped", "navigation", "recordings", "guest")
+            "questions", "agent", "origins", "shipped", "navigation", "recordings", "guest",
+            "scale")
 
 
 def free_port() -> int:
@@ -232,6 +236,9 @@ def main(argv: list[str] | None = None) -> int:
         if "recordings" in only:
             print("a recorded run replayed vs scripted (CPython, Pyodide) ...", flush=True)
             results["recordings"] = recordings.section(3 if args.quick else 9)
+        if "scale" in only:
+            print("runs at scale: 25 to 1,000 model calls × 8 KB outputs ...", flush=True)
+            results["scale"] = scale.section(quick=args.quick)
         if "origins" in only:
             print("message origins per cursor move ...", flush=True)
             results["origins"] = measures.origin_moves(500 if args.quick else 2000)

@@ -8,14 +8,14 @@ import argparse
 import json
 import sys
 import threading
-import time
 from pathlib import Path
 
 from .catalog.lessons import CUSTOM, LessonError, lesson_ids, load_lesson
 from .trace.events import is_hit
 from .recorder import DEFAULT_MAX_STEPS, record
 from .recording.format import RecordingError, load as load_recording
-from . import cli_recordings
+from . import cli_doctor, cli_recordings
+from .world import hashing, real
 
 EXIT_DIVERGED = 3   # a replay stopped: the program sent what the recording does not hold
 
@@ -129,6 +129,7 @@ def _parser():
                             "the recorded one at its place in its conversation, each "
                             "difference marked on its call")
     cli_recordings.add_parsers(commands)
+    cli_doctor.add_parser(commands)
     return parser
 
 
@@ -190,8 +191,17 @@ def _scenario(lesson, shown, name):
     return name
 
 
-def main(argv=None):
+def main(argv=None, *, own_process=None):
+    """``own_process``: this process runs only this command (default: ``argv`` is None), so
+    a recording may start it again with the lesson's string-hash seed (world/hashing.py)."""
     args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
+    if (argv is None if own_process is None else own_process) and \
+            args.command in ("trace", "record", "check"):
+        code = hashing.restart(hashing.needed(_world_of(args)))
+        if code is not None:
+            return code
+    if args.command == "doctor":
+        return cli_doctor.run(args)
     if args.command != "trace":
         return cli_recordings.run(args)
     try:
@@ -223,6 +233,7 @@ def main(argv=None):
           f"({trace['backend']}) · {len(trace['steps'])} steps")
     previous_out = 0
     printed = 0
+    threads, thread = [t["name"] for t in trace.get("threads", ())], 0
     for index, step in enumerate(trace["steps"]):
         hit = args.breakpoint is None or is_hit(step["event"], step["line"], step["end"],
                                                  args.breakpoint)
@@ -231,6 +242,9 @@ def main(argv=None):
             if printed > MAX_PRINTED_STEPS:
                 print(f"… {printed_note(trace['steps'], index, args.breakpoint)}")
                 break
+            if step.get("thread", 0) != thread:   # the running thread changed
+                thread = step["thread"]
+                print(f"{'':>5} ── thread {threads[thread]} ──")
             _print_step(index, step, lines, trace["stdout"], previous_out)
             previous_out = step["out"]
     print(f"status: {trace['status']}" + (f" ({trace['message']})" if trace["message"] else ""))
@@ -268,6 +282,16 @@ def main(argv=None):
     return 0
 
 
+def _world_of(args):
+    """The ``[world]`` of the lesson a command names (None: none, or it does not load:
+    the command says why once it runs)."""
+    target = getattr(args, "target", None)   # `check` replays every lesson: seed 0
+    try:
+        return load_lesson(target.partition("/")[0], args.lessons).world if target else None
+    except (LessonError, KeyError, ValueError, OSError):
+        return None
+
+
 def printed_note(steps, index, line):
     """What the readable form leaves out after MAX_PRINTED_STEPS printed steps."""
     rest = len(steps) - index if line is None else sum(
@@ -285,9 +309,9 @@ class Progress:
         self.thread = threading.Thread(target=self._tell, daemon=True)
 
     def _tell(self):
-        start = time.monotonic()
+        start = real.monotonic()   # the run's own clock is virtual (world/clock.py)
         while not self.done.wait(self.every):
-            print(f"loopstep trace: recording {self.what}… {time.monotonic() - start:.0f} s",
+            print(f"loopstep trace: recording {self.what}… {real.monotonic() - start:.0f} s",
                   file=self.stream, flush=True)
 
     def __enter__(self):

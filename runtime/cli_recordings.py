@@ -5,6 +5,8 @@
   with the stand-in client sending real requests (``--input``: the answers of ``input()``,
   kept in the recording); the run's model calls written to FILE;
 - ``loopstep import learn-claude-code TRACE.json [--cwd PATH] -o FILE``;
+- ``loopstep import recording OLD.json -o FILE``: a recording of an older version written
+  in the current one (version 3: each message stored once);
 - ``loopstep check [--lessons DIR]``: every recording preset replayed; a stale one named.
 
 Exit codes: 0 done, 2 a clear error (bad file, provider error: one line, nothing
@@ -24,6 +26,7 @@ from .recording.live import KEY_ENV, Live, add_tool_executions
 from .standins import SHOWN
 
 EXIT_STALE = 3
+OLD_RECORDING = "recording"
 
 
 def add_parsers(commands):
@@ -45,7 +48,8 @@ def add_parsers(commands):
     rec.add_argument("-o", "--output", required=True, type=Path, metavar="FILE")
     rec.add_argument("--lessons", action="append", metavar="DIR")
     imp = commands.add_parser("import", help="make a recording from another tool's trace")
-    imp.add_argument("source", choices=[learn_claude_code.SOURCE])
+    imp.add_argument("source", choices=[learn_claude_code.SOURCE, OLD_RECORDING],
+                     help=f"{OLD_RECORDING}: a loopstep recording of an older version")
     imp.add_argument("trace", type=Path, metavar="TRACE.json")
     imp.add_argument("--cwd", default=SHOWN, metavar="PATH",
                      help="the working folder the recorded run had (such a trace does not "
@@ -141,7 +145,8 @@ def _record(args):
 
 def _import(args):
     try:
-        recording = learn_claude_code.load(args.trace, args.cwd)
+        recording = recording_format.load(args.trace) if args.source == OLD_RECORDING \
+            else learn_claude_code.load(args.trace, args.cwd)
         write_atomically(args.output, recording_format.dumps(recording))
     except (learn_claude_code.TraceError, recording_format.RecordingError, OSError) as error:
         return _fail("import", error)

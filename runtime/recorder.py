@@ -5,10 +5,9 @@ point shared by the CPython tests, the CLI and the browser worker (Pyodide).
 """
 
 import ast
-import io
+import dataclasses
 import linecache
 import sys
-import traceback
 import types
 
 from .trace import backends, wire
@@ -20,117 +19,27 @@ from .agent.spec import AgentSpec
 from .questions.questions import Questions
 from .trace.backends import StopRecording
 from .catalog.lessons import LessonError, load_lesson
-from .catalog.shown import WHOLE, statement_nodes
-from .trace.statements import statement_ranges
+from .trace.output import Output, traceback_text
 from .trace.steps import Columns, TraceBuilder
+from .trace.targets import ranges as _ranges, targets
 from .trace.values import Folder, presented
 from .workspace import Watcher
-from .recording import format as recording_format
+from .recording import calibrate, format as recording_format
 from .recording.replay import Divergence, NoAnswer, Replay, answerable
 from .recording.tools import RecordedTools
+from .run_request import DEFAULT_MAX_STEPS, RunRequest
+from .world import Tape, World, hashing, schedule
+
+__all__ = ["DEFAULT_MAX_STEPS", "MAX_OUTPUT_CHARS", "Output", "RunRequest", "record",
+           "record_packed", "record_request", "targets"]
 
 FORMAT = 1
-# The step cap of every recording unless one is given: the page's (`loopstep serve
-# --max-steps` changes it there) and `loopstep trace`'s. Low enough that a runaway loop
-# ends in seconds with its partial run (the bundled lessons' runs take at most ~400).
-DEFAULT_MAX_STEPS = 10_000
 # The output cap of every recording: a run whose output passes this many characters stops
 # there with its partial run, its output kept up to the cap (status step_limit, limit kind
 # "output"). About 1 MB of text, which the page shows and steps through without a long task.
 MAX_OUTPUT_CHARS = 1_000_000
-_INLINED = frozenset({"<listcomp>", "<dictcomp>", "<setcomp>"})
+_UNTIMED = "_untimed"   # a header's note of a replay that may need its clock from its requests
 _NOT_RUN = types.SimpleNamespace(result=None, error=None, stacks=[])  # a program that never ran
-
-
-class Output(io.TextIOBase):
-    """Captured stdout/stderr; ``units`` is its length in UTF-16 code units. While
-    ``muted`` (a question is being evaluated, questions.py) what is written is dropped.
-    With a ``cap``, at most that many characters are kept: a write that passes it keeps
-    what fits and calls ``on_cap`` (the recorder's: it stops the run)."""
-
-    def __init__(self, folder=None, cap=None):
-        self.parts = []
-        self.units = 0
-        self.chars = 0
-        self.muted = False
-        self.folder = folder   # values.Folder: the run's folder as the trace shows it
-        self.cap = cap
-        self.on_cap = None
-
-    def writable(self):
-        return True
-
-    def write(self, text):
-        if not isinstance(text, str):
-            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
-        if self.muted:
-            return len(text)
-        shown = presented(text, self.folder)
-        cap = self.cap
-        passed = cap is not None and self.chars + len(shown) > cap
-        if passed:
-            shown = shown[:cap - self.chars]
-        self.parts.append(shown)
-        self.chars += len(shown)
-        self.units += len(shown) + sum(1 for ch in shown if ord(ch) > 0xFFFF)
-        if passed and self.on_cap is not None:
-            self.on_cap()
-        return len(text)
-
-    def getvalue(self):
-        return "".join(self.parts)
-
-
-def _nested_codes(code):
-    found, todo = [], [code]
-    while todo:
-        current = todo.pop()
-        found.append(current)
-        todo.extend(c for c in current.co_consts if isinstance(c, types.CodeType))
-    return found
-
-
-def targets(module_code, parts):
-    """The displayed code objects (one per part: a function's or a method's, or the
-    module's own for the whole file) and the traced codes (them and every code nested in
-    them). A part's code is the one of its name (a method's: ``claim`` of ``Board.claim``)
-    that starts at its first decorator or its ``def``."""
-    shown = []
-    for part in parts:
-        if part.name == WHOLE:
-            shown.append(module_code)
-            continue
-        name = part.name.rpartition(".")[2]
-        for code in _nested_codes(module_code):
-            if code.co_name == name and part.code_line <= code.co_firstlineno <= part.first \
-                    and code is not module_code:
-                shown.append(code)
-                break
-        else:
-            raise LookupError(f"function {part.name} not found in compiled module")
-    inline = sys.version_info < (3, 12)
-    traced = [c for main in shown for c in _nested_codes(main)
-              if not (inline and c.co_name in _INLINED)]
-    return shown, traced
-
-
-def _ranges(tree, parts):
-    """``{line: (first, last)}`` of every statement the block steps (absolute lines)."""
-    ranges = {}
-    for node in statement_nodes(tree, parts):
-        for line, span in statement_ranges(node).items():
-            ranges.setdefault(line, span)
-    return ranges
-
-
-def _traceback_text(exc, program_files):
-    """The traceback as the program's own: frames of the recorder and of the standard
-    library that it ran inside are left out."""
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename in program_files]
-    lines = ["Traceback (most recent call last):\n"]
-    lines += traceback.StackSummary.from_list(frames).format()
-    lines += traceback.format_exception_only(type(exc), exc)
-    return "".join(lines)
 
 
 def _run(codes, builder, backend, program_files, namespace, capture=None, fork=None,
@@ -158,6 +67,7 @@ def _run(codes, builder, backend, program_files, namespace, capture=None, fork=N
             elif recorded is not None:
                 recorded.install(namespace)
             exec(codes[-1], namespace)
+            schedule.program_ended()   # the threads that are not daemons run on
         finally:
             backend.stop()
             if fork is not None:
@@ -182,7 +92,7 @@ def _run(codes, builder, backend, program_files, namespace, capture=None, fork=N
         if not builder.stopped:
             builder.escaped(exc)
             message = presented(f"{type(exc).__name__}: {exc}", builder.folder)
-            return "exception", message, _traceback_text(exc, program_files), exc
+            return "exception", message, traceback_text(exc, program_files), exc
     if builder.internal_error:
         raise RuntimeError("recorder failure:\n" + builder.internal_error)
     if builder.stopped:
@@ -190,39 +100,23 @@ def _run(codes, builder, backend, program_files, namespace, capture=None, fork=N
     return "finished", None, "", None
 
 
-def record(lesson, block, scenario, *, roots=None, max_steps=DEFAULT_MAX_STEPS,
-           backend=None, setup=None, questions=None, agent=True, fork=None, recording=None,
-           live=None, inputs=None, tolerant=False):
+def record(lesson, block, scenario, **options):
     """Run ``block`` of ``lesson`` under preset ``scenario``; return the trace dict.
+    ``options``: the keywords of ``RunRequest.of`` (run_request.py: roots, max_steps,
+    backend, setup, questions, agent, fork, recording, live, inputs, tolerant, world)."""
+    return record_request(RunRequest.of(lesson, block, scenario, **options))
 
-    ``roots``: lessons roots (None: the bundled ones). ``backend``: "monitoring"
-    or "settrace" (None: the best this interpreter has). ``setup``: the setup text
-    when ``scenario`` is "custom" (runtime/catalog/custom.py). ``questions``: breakpoint
-    conditions, hit counts, logpoints and watches to evaluate while recording
-    (``{"breakpoints": [{"line", "condition", "hits", "log"}], "watches": [text]}``,
-    see questions.py); their answers are the trace's ``probes`` key. ``agent``: record the
-    model and tool calls the lesson declares (its ``[agent]`` table; agent.py). ``fork``:
-    ``{"call": "model:K" | "tool:K", "value": JSON}``, that call answering the value
-    (forks.py); the trace's ``fork`` key says whether the call was reached. ``recording``:
-    a recording (docs/recordings.md) answering the model calls, as a preset's
-    ``recording`` does; the trace's ``replay`` key says how far it went. ``live``: an object
-    answering them as a real model (recording/live.py, ``loopstep record``). ``inputs``: the
-    answers of ``input()`` instead of the lesson's ``[standins] input`` (a recording that
-    holds ``input`` gives its own). ``tolerant``: a replay goes on past a difference
-    (recording/replay.py).
-    """
-    header, cols = _record(lesson, block, scenario, roots, max_steps, backend, setup, questions,
-                           agent, fork, recording, live, inputs, tolerant)
+
+def record_request(request):
+    """The trace dict of the run ``request`` (a RunRequest) describes."""
+    header, cols = _record(request)
     header["steps"] = wire.steps(cols)
     return header
 
 
-def record_packed(lesson, block, scenario, *, roots=None, max_steps=DEFAULT_MAX_STEPS,
-                  backend=None, setup=None, questions=None, agent=True, fork=None,
-                  recording=None, tolerant=False):
+def record_packed(lesson, block, scenario, **options):
     """``record`` in the packed form (docs/design.md, "Packed trace"), as compact JSON text."""
-    header, cols = _record(lesson, block, scenario, roots, max_steps, backend, setup, questions,
-                           agent, fork, recording, tolerant=tolerant)
+    header, cols = _record(RunRequest.of(lesson, block, scenario, **options))
     return wire.dumps(wire.packed(header, cols))
 
 
@@ -250,13 +144,43 @@ def _replayed(spec, block, scenario, recording):
     return recording
 
 
-def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, questions=None,
-            agent=True, fork=None, recording=None, live=None, inputs=None, tolerant=False):
-    """Run the block; return the trace header (the dict form without steps) and the columns."""
+def _record(request):
+    """Run the block; return the trace header (the dict form without steps) and the columns.
+    A replay of a recording without clock readings that stops where a request shows a time
+    the run read runs again with that reading given back as the recorded time
+    (recording/calibrate.py); the trace's ``replay.clock_fixes`` counts them."""
+    header, cols = _record_once(request)
+    fixes = 0
+    while _UNTIMED in header and fixes < calibrate.MAX_FIXES:
+        tape, recording = header.pop(_UNTIMED)
+        fix = calibrate.clock_fix(header["replay"]["divergence"], tape["clock"])
+        if fix is None:
+            break
+        fixes += 1
+        recording = dict(recording, world={"seed": tape["seed"], "clock": fix})
+        request = dataclasses.replace(request, answers=dataclasses.replace(
+            request.answers, recording=recording))
+        header, cols = _record_once(request, untimed=True)
+    header.pop(_UNTIMED, None)
+    if fixes:
+        header["replay"]["clock_fixes"] = fixes
+    return header, cols
+
+
+def _record_once(request, untimed=False):
+    """One run of the block (``untimed``: its recording's clock readings are the
+    calibration's, not recorded ones)."""
+    block, scenario, setup, backend = (request.block, request.scenario, request.setup,
+                                       request.backend)
+    max_steps, questions = request.max_steps, request.questions
+    recording, live, inputs, tolerant = (request.answers.recording, request.answers.live,
+                                         request.answers.inputs, request.answers.tolerant)
     if not isinstance(max_steps, int) or max_steps < 1:
         raise ValueError("max_steps must be a positive integer")
-    fork = None if fork is None else Fork.parse(fork)
-    spec = load_lesson(lesson, roots)
+    fork = None if request.answers.fork is None else Fork.parse(request.answers.fork)
+    spec = load_lesson(request.lesson, request.roots)
+    world_spec = request.world if request.world is not None else spec.world
+    hashing.check(spec.id, world_spec)
     shown = spec.block(block)
     recording = _replayed(spec, block, scenario, recording) if live is None else None
     programs = custom.programs(spec, block, scenario, setup)
@@ -300,11 +224,13 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, ques
         inputs = recording["input"]
     if inputs is not None:
         run.inputs = tuple(inputs)
+    world = World(world_spec, Tape(recording.get("world") if recording is not None else None))
+    world.schedule.attach(builder)   # each step says which thread ran it
     stand_in_calls = run.model_codes()
     capture = Capture(spec.id, spec.agent or AgentSpec((), ()), builder,
                       strict=scenario != custom.CUSTOM, stand_ins=stand_in_calls,
                       max_model_calls=spec.max_model_calls or DEFAULT_MAX_MODEL_CALLS) \
-        if agent and (spec.agent or stand_in_calls) else None
+        if request.agent and (spec.agent or stand_in_calls) else None
     if fork is not None:
         if capture is None:
             raise ForkError(f"block {block!r} makes no model call and no tool call to fork")
@@ -324,7 +250,8 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, ques
     saved_io = sys.stdout, sys.stderr, sys.stdin
     sys.stdout = sys.stderr = output
     try:
-        with run:   # the stand-ins; sys.modules, os.environ, cwd, builtins, sys.path put back
+        # the stand-ins (sys.modules, os.environ, cwd, builtins, sys.path put back), the world
+        with run, world:
             sys.stdin = run.stdin(spec.answers(block, scenario))
             if answers is not None:
                 answers.real = run.folder
@@ -356,6 +283,8 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, ques
                      builder, setup_error)
     if asked is not None:
         header["probes"] = asked.result()
+    if world.schedule.summary():
+        header["threads"] = world.schedule.summary()
     for call, path in (replay.differs.items() if replay is not None and capture else ()):
         if call <= len(capture.calls):
             capture.calls[call - 1]["differs"] = path   # a tolerant replay's difference
@@ -368,9 +297,13 @@ def _record(lesson, block, scenario, roots, max_steps, backend, setup=None, ques
         header["workspace"] = watcher.result()
     if capture is not None and capture.spec.gate is not None:
         header["gate"] = capture.decisions
+    if live is not None and hasattr(live, "recording"):
+        live.recording["world"] = world.tape.to_dict()   # what a replay gives back
     if replay is not None:
         header["replay"] = replay.summary()
         header["replay"]["tool_outputs"] = recorded.answered if recorded is not None else 0
+        if header["replay"]["divergence"] and (untimed or "world" not in recording):
+            header[_UNTIMED] = (world.tape.to_dict(), recording)   # for _record's calibration
     return header, builder.cols
 
 

@@ -130,7 +130,8 @@ async function fixedEntropy() {
  * snapshot memory. */
 async function snapshotChild(zipPath, modulesPath, outPath) {
   await fixedEntropy();
-  const pyodide = await load({ stdLibURL: zipPath, _makeSnapshot: true });
+  // the string-hash seed every boot path of the page has (boot.js HASH_SEED)
+  const pyodide = await load({ stdLibURL: zipPath, _makeSnapshot: true, env: { PYTHONHASHSEED: "0" } });
   const build = helper(pyodide);
   const failed = JSON.parse(build.preimport(readFileSync(modulesPath, "utf8")));
   writeRuntime(pyodide);

@@ -18,11 +18,13 @@ REPO = HERE.parent
 INDEX = assets.PYODIDE_DIR
 
 
-def record_in_pyodide(folder, lessons, runs, *, code=None, timeout=600, runtime_dir=None):
+def record_in_pyodide(folder, lessons, runs, *, code=None, timeout=600, runtime_dir=None,
+                      node_options=()):
     """Record ``runs`` (dicts for record.mjs) with ``lessons`` ({relative path: file});
     ``code``: Python evaluated once after the runs, its value returned as "value";
     ``runtime_dir``: the recorder's folder (default: runtime/), its modules as
-    web/bundles.py lists them."""
+    web/bundles.py lists them; ``node_options``: Node's own (a run with ``"suspending"``
+    needs ``--experimental-wasm-stack-switching`` on Node 20)."""
     node = shutil.which("node")
     assert node, "Node.js (node) is required for the Pyodide tests and was not found"
     assert (INDEX / "pyodide.mjs").exists(), f"vendored Pyodide missing at {INDEX}"
@@ -34,7 +36,7 @@ def record_in_pyodide(folder, lessons, runs, *, code=None, timeout=600, runtime_
         job["code"] = code
     job_path = Path(folder) / "job.json"
     job_path.write_text(json.dumps(job), "utf-8")
-    done = subprocess.run([node, str(HERE / "node" / "record.mjs"), str(job_path)],
+    done = subprocess.run([node, *node_options, str(HERE / "node" / "record.mjs"), str(job_path)],
                           capture_output=True, text=True, timeout=timeout)
     assert done.returncode == 0, done.stderr[-4000:]
     return json.loads(done.stdout)

@@ -117,6 +117,9 @@ def test_the_runtime_modules_are_the_package_and_its_sub_packages(tmp_path):
         f"runtime/{rel}" for rel in bundles.runtime_modules(tmp_path)]
     real = bundles.runtime_modules()
     assert "recorder.py" in real and not [rel for rel in real if rel.startswith("lessons/")]
+    # what only a terminal runs stays out of the page's runtime
+    assert not [rel for rel in real if rel.startswith(("cli", "doctor/"))]
+    assert "recording/replay.py" in real and "world/clock.py" in real
 
 
 SUB_PACKAGE = {"extra/__init__.py": b"", "extra/answer.py": b"ANSWER = 'from a sub-package'\n"}

@@ -124,7 +124,7 @@ SCHEMA_ERRORS = [
     # unknown keys, at every level
     ("unknown top-level key", [('modules = ["x/code.py"]', 'modules = ["x/code.py"]\ncolour = "red"')], "",
      "", "unknown key 'colour' (known: title, summary, setup, modules, presets, blocks, stages, agent, "
-         "standins, diagram, max_model_calls, switch_resets_breakpoints)"),
+         "standins, world, diagram, max_model_calls, switch_resets_breakpoints)"),
     ("unknown language", [('title = {zh = "测", en = "T"}', 'title = {zh = "测", en = "T", fr = "T"}')],
      "", "[title]", "unknown key 'fr' (known: zh, en)"),
     ("unknown preset key", [('en = "Normal"', 'en = "Normal"\ndefault = true')], "",

@@ -245,8 +245,10 @@ def test_the_validator_and_the_shipped_schema_agree_with_jsonschema(recorded):
     bad = []
     for edit in (lambda r: r.pop("cwd"), lambda r: r.update(provider="x"),
                  lambda r: r["calls"][1].update(seconds=-1),
-                 lambda r: r["calls"][0]["tools"].append({"name": "a", "input": {}}),
-                 lambda r: r["made_for"].update(extra=1), lambda r: r.update(version=2)):
+                 lambda r: r["calls"][0]["tools"].append({"name": "a", "output": ""}),
+                 lambda r: r["made_for"].update(extra=1), lambda r: r.update(version=4),
+                 lambda r: r.update(world={"seed": 0, "clock": [["wall", 1, 2]]}),
+                 lambda r: r.update(world={"seed": 0, "clock": [["tick", 1]]})):
         value = copy.deepcopy(good)
         edit(value)
         bad.append(value)

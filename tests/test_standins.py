@@ -26,8 +26,8 @@ def test_anthropic_dicts_become_messages_with_the_sdk_names_shapes_and_reprs():
     message = anthropic.message(answer, {"model": "claude-x"}, ctx)
     assert repr(message) == (
         "Message(id='msg_001', content=[TextBlock(citations=None, text='Let me look.', "
-        "type='text'), ToolUseBlock(id='toolu_001', input={'path': 'a.txt'}, name='read_file', "
-        "type='tool_use')], model='claude-x', role='assistant', stop_reason='tool_use', "
+        "type='text'), ToolUseBlock(id='toolu_001', caller=None, input={'path': 'a.txt'}, "
+        "name='read_file', type='tool_use')], model='claude-x', role='assistant', stop_reason='tool_use', "
         "stop_sequence=None, type='message', usage=Usage(input_tokens=0, output_tokens=0))")
     assert type(message).__module__ == "anthropic.types" and type(message).__name__ == "Message"
     assert message.content[1].input == {"path": "a.txt"} and message.content[1].type == "tool_use"

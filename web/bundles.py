@@ -44,10 +44,16 @@ def lesson_name(lesson_id: str) -> str:
     return f"lessons/{lesson_id}.bin"
 
 
+# The recorder's modules only a terminal runs (the `loopstep` commands and the doctor): the
+# page's worker never imports them, so neither its bundles nor its snapshot carry them.
+TERMINAL_ONLY = frozenset({"cli.py", "cli_recordings.py", "cli_doctor.py", "doctor"})
+
+
 def runtime_modules(runtime_dir: Path | None = None) -> list[str]:
     """The recorder's modules, as the worker lays them out under `runtime/`: every `.py`
     file of the runtime package and of its sub-packages (sub-folders with an
-    `__init__.py`; `runtime/lessons/` holds lesson sources, not modules), as POSIX paths
+    `__init__.py`; `runtime/lessons/` holds lesson sources, not modules; TERMINAL_ONLY
+    left out), as POSIX paths
     relative to `runtime_dir` (default RUNTIME_DIR), sorted.
 
     The one list of them: the app's /py/runtime/ routes and bundle (web/files.py), the
@@ -58,6 +64,8 @@ def runtime_modules(runtime_dir: Path | None = None) -> list[str]:
 
     def walk(folder: Path, prefix: str) -> None:
         for path in folder.iterdir():
+            if prefix + path.name in TERMINAL_ONLY:
+                continue
             if path.is_file() and path.suffix == ".py":
                 found.append(prefix + path.name)
             elif path.is_dir() and (path / "__init__.py").is_file():

@@ -10,7 +10,8 @@ same with and without capture.
 
 A model call's message list (the list object passed) identifies its conversation.
 A new list whose first call happens while another conversation's loop is running
-(the outermost frame holding that list is still on the stack) is one level deeper.
+(the outermost frame holding that list is still on the stack; in an asyncio task, the
+stack of the tasks awaiting it too: runtime/trace/tasks.py) is one level deeper.
 Messages are normalised (parts.py) once, when first seen, into a pool and
 referenced by index: a later call of the same conversation reuses the indices of
 the messages it shares with the previous call (same objects at the same places)
@@ -23,6 +24,7 @@ import sys
 
 from . import parts
 from .origins import Origins
+from ..trace.tasks import outer_frames
 from ..catalog.lessons import LessonError
 
 MAX_CALLS = 20_000      # model calls and tool calls recorded per run, each
@@ -295,11 +297,7 @@ class Capture:
 
     def _open(self, frame, messages):
         """A new conversation: its anchor frame and its parent (a running outer loop)."""
-        chain = []
-        outer = frame.f_back
-        while outer is not None:
-            chain.append(outer)
-            outer = outer.f_back
+        chain = outer_frames(frame)   # in an asyncio task: the tasks awaiting it too
         anchor_at = 0
         for at, candidate in enumerate(chain):
             if any(value is messages for value in candidate.f_locals.values()):
@@ -358,10 +356,9 @@ class Capture:
         anchor frame is on the stack); 0 outside every conversation."""
         anchors = {id(c.anchor): self.conversations[c.index][0] for c in self.by_index}
         frame = sys._getframe(1) if frame is None else frame
-        depth = 0
-        while frame is not None:
-            depth = max(depth, anchors.get(id(frame), 0))
-            frame = frame.f_back
+        depth = anchors.get(id(frame), 0)
+        for outer in outer_frames(frame):
+            depth = max(depth, anchors.get(id(outer), 0))
         return depth
 
     def last_depth(self):

@@ -6,10 +6,12 @@ handler table, a ``SimpleNamespace`` — reaches it). The dispatcher asks ``answ
 function)`` (the frame holds the call's arguments) for a value; ``None`` runs the
 function's own code (a twin function: same globals, defaults and name), observed as
 before. The dispatcher's frames are in ``FORK_FILE``, which the trace leaves out of its
-stacks. ``uninstall`` puts every code back. A fork (runtime/questions/forks.py) and a
+stacks. An ``async def`` gets an ``async def`` dispatcher, whose answer is awaited as the
+function's own result would be. ``uninstall`` puts every code back. A fork (runtime/questions/forks.py) and a
 recording's tool outputs (runtime/recording/tools.py) answer calls through it.
 """
 
+import inspect
 import sys
 import types
 import warnings
@@ -32,12 +34,13 @@ class Dispatchers:
         twin = types.FunctionType(code, function.__globals__, function.__name__,
                                   function.__defaults__, function.__closure__)
         twin.__kwdefaults__ = function.__kwdefaults__
+        awaited = bool(code.co_flags & inspect.CO_COROUTINE)
 
         def hook():
             frame = sys._getframe(1)
             answered = answer(frame, function)
             if answered is not None:
-                return answered[0]
+                return _ready(answered[0]) if awaited else answered[0]
             args, kwargs = call_arguments(frame.f_code, frame.f_locals)
             return twin(*args, **kwargs)
 
@@ -80,7 +83,8 @@ def dispatcher_code(code, hook):
     listed += kwonly
     if starstar:
         listed.append("**" + starstar)
-    source = f"def answer({', '.join(listed)}):\n    return {_HOOK!r}()\n"
+    head, call = ("async def", "await ") if code.co_flags & inspect.CO_COROUTINE else ("def", "")
+    source = f"{head} answer({', '.join(listed)}):\n    return {call}{_HOOK!r}()\n"
     free = code.co_freevars   # a closure's: the dispatcher has as many cells (unused)
     if free:
         inner = "".join(f"    {line}\n" for line in source.splitlines())
@@ -94,6 +98,14 @@ def dispatcher_code(code, hook):
     made = scope["outer"]().__code__ if free else scope["answer"].__code__
     consts = tuple(hook if item == _HOOK else item for item in made.co_consts)
     return made.replace(co_consts=consts, co_name=code.co_name, co_qualname=code.co_qualname)
+
+
+async def _ready(value):
+    """An async dispatcher's answer, awaited."""
+    return value
+
+
+_ready.__code__ = _ready.__code__.replace(co_filename=FORK_FILE)   # left out of stacks
 
 
 def call_arguments(code, local):

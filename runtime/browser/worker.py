@@ -23,6 +23,15 @@ def python_version():
     return sys.version.split()[0]
 
 
+def threads_wanted():
+    """Whether the last run stopped at a thread it could not start for want of a stack that
+    can suspend (runtime/world/stacks.py); the worker then records it again, called with
+    ``callPromising``. Asked once: the answer is reset."""
+    from ..world import schedule
+    wanted, schedule.wanted[0] = schedule.wanted[0], False
+    return wanted
+
+
 def recording_problem(text, where, lesson, block, roots):
     """Why the recording file ``where`` (its text) cannot answer ``lesson/block``'s runs,
     in one line (``FILE: JSON PATH: reason``, or the two blocks), or "" when it can."""
@@ -50,6 +59,7 @@ def record(lesson, block, scenario, roots, max_steps, setup=None, questions=None
     file's text, checked by ``recording_problem``) come as JSON text; ``max_steps`` 0 is the
     recorder's default; ``tolerant``: a replay goes on past a difference."""
     sys.setrecursionlimit(RECURSION_LIMIT)  # lesson code may have raised it
+    threads_wanted()   # asked of this run only
     kwargs = {"roots": list(roots)}
     if max_steps:
         kwargs["max_steps"] = int(max_steps)

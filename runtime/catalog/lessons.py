@@ -19,6 +19,7 @@ from .files import LessonError, read_text as _read_text, resolve
 from .shown import WHOLE
 from .syntax import located
 from ..standins.spec import standins_from_toml
+from ..world.spec import world_from_toml
 
 RUNTIME_DIR = Path(__file__).resolve().parent.parent
 BUNDLED_ROOTS = (RUNTIME_DIR / "lessons", RUNTIME_DIR.parent / "stubs")
@@ -133,6 +134,7 @@ class Lesson:
     diagram_title: dict | None = None   # the diagram's title {zh, en} (None: the page's default)
     # a choice of another preset in a block's input picker clears its breakpoints
     switch_resets_breakpoints: bool = False
+    world: object = None              # world.WorldSpec or None (the [world] table)
     # {block id: shown.Names}, worked out once per loaded lesson (shown_names)
     _names: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
@@ -327,7 +329,8 @@ def load_lesson_file(lesson_id, toml_path, roots):
     return Lesson(lesson_id, dict(data["title"]), dict(data["summary"]), setup, tuple(modules),
                   presets, tuple(blocks.values()), stages, files, agent, stand_ins,
                   data.get("max_model_calls"), (data.get("diagram") or {}).get("title"),
-                  switch_resets_breakpoints=data.get("switch_resets_breakpoints", False))
+                  switch_resets_breakpoints=data.get("switch_resets_breakpoints", False),
+                  world=world_from_toml(data.get("world"), where, LessonError))
 
 
 def _lesson_dirs(roots):

@@ -7,8 +7,9 @@ the first value that does not fit: a wrong type at any level, a missing required
 an unknown key, an empty array, an entry listed twice, two items with the same name.
 What needs the lesson's files or other keys (paths that exist, functions in them,
 block ids and their duplicates, the presets a block names, an ``entry`` left out only
-by a ``symbols = ["*"]`` block, the ``[standins]`` modules and setup functions) is
-checked afterwards by runtime/catalog/lessons.py and runtime/standins/spec.py.
+by a ``symbols = ["*"]`` block, the ``[standins]`` modules and setup functions, the ``[world]`` clock) is
+checked afterwards by runtime/catalog/lessons.py, runtime/standins/spec.py and
+runtime/world/spec.py.
 
 To add a key, add one line to the table it belongs to (and a row to
 docs/authoring.md, "lesson.toml reference").
@@ -281,6 +282,15 @@ STANDINS = Table({
     "input": optional(INPUT),
 }, 'a table (modules = [...], model = "reply", ...)')
 
+# the run's world (runtime/world/spec.py): clock, seeds, what is taken from the real world
+WORLD = Table({
+    "clock": optional(Text('an instant with its time zone ("2026-01-01T09:00:00Z")')),
+    "seed": optional(Int("a seed (0 or more)", minimum=0)),
+    "hash_seed": optional(Int("a hash seed (0 to 4294967295)", minimum=0)),
+    "real": optional(ListOf(Text('"clock" or "random"'), 'an array of "clock", "random"',
+                            min_items=0)),
+}, 'a table (clock = "2026-01-01T09:00:00Z", seed = 7, ...)')
+
 LESSON = Table({
     "title": LANG_TEXT,
     "summary": LANG_TEXT,
@@ -291,6 +301,7 @@ LESSON = Table({
     "stages": optional(Tables(STAGE, "stages", "stage", label="id", unique=("id",), min_items=0)),
     "agent": optional(AGENT),
     "standins": optional(STANDINS),
+    "world": optional(WORLD),
     # the cap on model calls of one run (runtime/agent/capture.py, default 100)
     # the diagram's caption (default: the page's, "How delegation flows")
     "diagram": optional(Table({"title": LANG_TEXT}, "a table with title = {zh, en}")),

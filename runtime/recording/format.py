@@ -1,27 +1,37 @@
-"""The recording format, version 1 (docs/recordings.md; its schema is schema.json):
+"""The recording format, version 3 (docs/recordings.md; its schema is schema.json):
 
-    {"format": "loopstep-recording", "version": 1,
+    {"format": "loopstep-recording", "version": 3,
      "made_for": {"lesson", "block", "preset"},     # what it was made for
      "provider": "anthropic" | "openai", "model": the model used,
      "origin": the endpoint's origin (null when not known), "cwd": the run's folder,
      "imported_from": null | "learn-claude-code", "status": the run's status,
      "input": the answers of input() the run was given, when not its preset's (optional),
+     "world": {"seed": the run's seed, "clock": [["wall" | "mono", µs], …]} (optional:
+              what the run's world drew, given back by a replay; runtime/world/tape.py),
      "calls": [{"request": the JSON body the SDK sends, "response": the provider's JSON,
                 "seconds": 0.8,
-                "tools": [{"name", "input", "output", "cut"?, "length"?}]}, …]}
+                "tools": [{"name", "input", "output", "cut"?, "length"?}]}, …],
+     "values": [a request field stored once, …] (optional)}
 
 ``tools`` are the tool executions after that call's answer, before the next call. A
 recording holds no header, key or credential: ``new`` takes none, and a request is the
-body alone.
+body alone. Version 1 (no ``world``) still reads: its replay runs in the lesson's world.
+
+A version 3 file stores every message and request field once: a call's request holds the
+messages new since its conversation's previous call (``continues``), repeated system
+prompts and tool lists are ``values``, a tool's output sent back to the model is where it
+was sent (compact.py). In memory every version reads whole (``check`` makes it so): each
+request the body as sent, each tool's ``output`` its text; ``dumps`` writes version 3.
 """
 
 import json
 import re
 
+from . import compact
 from .schema import SCHEMA, first_error
 
 FORMAT = "loopstep-recording"
-VERSION = 1
+VERSION = 3
 _RESPONSE_KEY = {"anthropic": "content", "openai": "choices"}
 # Arrays and objects a recording may nest, the document itself the first: a deeper file is
 # refused before it is parsed (parsers recurse; in the page's worker a deep enough file
@@ -44,6 +54,9 @@ def problem(value):
     found = first_error(value, SCHEMA)
     if found:
         return found
+    found = compact.problem(value) if value["version"] >= 3 else compact.old_keys(value)
+    if found:
+        return found
     key = _RESPONSE_KEY[value["provider"]]
     for index, call in enumerate(value["calls"]):
         if not isinstance(call["response"].get(key), list):
@@ -53,8 +66,9 @@ def problem(value):
 
 
 def check(value, where="recording"):
-    """``value`` when it is a recording, else RecordingError naming ``where``."""
-    found = problem(value)
+    """``value`` when it is a recording, made whole (a version 3 file's, in place: see
+    compact.py), else RecordingError naming ``where``."""
+    found = problem(value) or (compact.expand(value) if value["version"] >= 3 else None)
     if found:
         raise RecordingError(f"{where}: {found[0]}: {found[1]}")
     return value
@@ -159,4 +173,5 @@ def new(lesson, block, preset, provider, model, origin, cwd, imported_from=None)
 
 
 def dumps(recording):
-    return json.dumps(recording, ensure_ascii=False, indent=1) + "\n"
+    """The version 3 file of a whole recording."""
+    return json.dumps(compact.compact(recording), ensure_ascii=False, indent=1) + "\n"

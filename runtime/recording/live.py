@@ -12,14 +12,14 @@ message.
 """
 
 import json
-import time
 import urllib.error
 import urllib.request
 from urllib.parse import urlsplit
 
 from . import format as recording_format
-from .normal import request_body
 from .replay import swap_text
+from .sent import Sent
+from ..world import real
 
 DEFAULT_BASE = {"anthropic": "https://api.anthropic.com", "openai": "https://api.openai.com/v1"}
 KEY_ENV = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}
@@ -60,6 +60,7 @@ class Live:
         self.real = None
         self.depth = lambda: 0   # set by the recorder: the conversation depth of this call
         self.failure = None
+        self._sent = Sent()      # the messages sent: only a request's new ones are made normal
         self.recording = recording_format.new(*made_for, provider, model or "",
                                               origin(self.base), cwd)
 
@@ -100,11 +101,11 @@ class Live:
         """The provider's answer to the program's next call (recorded as made)."""
         if provider != self.provider:
             raise self._fail(f"the program calls the {provider} client, not {self.provider}")
-        body = request_body(request, self.text)
+        body = self._sent.body(request, self.text)
         sent = dict(body, model=self.model) if self.model else body
-        started = time.monotonic()
+        started = real.monotonic()   # the run's clock is virtual (world/clock.py)
         response = self._post(sent)
-        seconds = round(time.monotonic() - started, 3)
+        seconds = round(real.monotonic() - started, 3)
         calls = self.recording["calls"]
         calls.append({"request": body, "response": response, "seconds": seconds, "tools": []})
         self.recording["model"] = str(response.get("model") or sent.get("model", ""))

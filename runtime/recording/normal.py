@@ -156,6 +156,21 @@ def _shown(value):
 
 
 _MISSING = object()
+REORDERED = "same items, another order: built from a set?"
+
+
+def reordered(old, new):
+    """Whether two lists hold the same items in another order."""
+    return (isinstance(old, list) and isinstance(new, list) and len(old) == len(new)
+            and old != new and sorted(map(canonical, old)) == sorted(map(canonical, new)))
+
+
+def reordered_texts(old, new):
+    """``reordered`` of two values as first_difference shows them (JSON texts)."""
+    try:
+        return reordered(json.loads(old), json.loads(new))
+    except (TypeError, ValueError):
+        return False
 
 
 def first_difference(recorded, sent):
@@ -171,6 +186,8 @@ def first_difference(recorded, sent):
             todo[:0] = [(old.get(k, _MISSING), new.get(k, _MISSING),
                          f"{path}.{k}" if path else k) for k in keys]
         elif isinstance(old, list) and isinstance(new, list):
+            if reordered(old, new):   # named whole: the same items in another order
+                return path, _shown(old), _shown(new)
             common = [(a, b, f"{path}[{i}]") for i, (a, b) in enumerate(zip(old, new))]
             if len(old) != len(new):
                 i = min(len(old), len(new))

@@ -20,8 +20,10 @@ as ``cwd`` (the recorder's values.Folder), and a recorded answer's ``cwd`` is ha
 the program as the real folder.
 """
 
-from .normal import (canonical, first_difference, normal, quick_text, request_body, same,
-                     unordered)
+from .compact import links
+from .normal import (REORDERED, canonical, first_difference, normal, quick_text,
+                     reordered_texts, request_body, same, unordered)
+from .sent import EMPTY
 
 BEYOND = "(beyond the recording)"
 
@@ -29,13 +31,20 @@ BEYOND = "(beyond the recording)"
 class Divergence(BaseException):
     """The program sent a request the recording does not hold at call ``call``."""
 
+    reordered = False   # the same items in another order (a list built from a set?)
+
     def __init__(self, call, path, recorded, sent):
-        super().__init__(f"divergence at model call {call}: {path}")
+        self.reordered = reordered_texts(recorded, sent)
+        super().__init__(f"divergence at model call {call}: {path}"
+                         + (f" ({REORDERED})" if self.reordered else ""))
         self.call, self.path, self.recorded, self.sent = call, path, recorded, sent
 
     def to_dict(self):
-        return {"call": self.call, "path": self.path, "recorded": self.recorded,
-                "sent": self.sent}
+        found = {"call": self.call, "path": self.path, "recorded": self.recorded,
+                 "sent": self.sent}
+        if self.reordered:
+            found["reordered"] = True
+        return found
 
 
 class ToolDivergence(Divergence):
@@ -89,6 +98,9 @@ class Replay:
         self.differs = {}         # model call → its first difference (a tolerant replay)
         self._threads = None      # the recording's conversations (a tolerant replay)
         self._sent = []           # the run's conversations: [messages, calls made]
+        self._links = None        # per recorded call: (call it continues, messages kept)
+        self._snaps = {}          # call number → the Snapshot of the messages it sent (sent.py)
+        self._kept = 0            # the messages of this call _known found unchanged
 
     def answer(self, provider, request, forked=False, has_reply=False):
         """The recorded response (provider JSON) of the next call; None when the caller
@@ -107,7 +119,9 @@ class Replay:
             raise self.stop(Divergence(call, "provider", self.recording["provider"],
                                        provider))
         recorded = self.calls[number - 1]
-        if quick_text(request, self.text) != canonical(recorded["request"]):
+        self._kept = 0
+        if not self._known(number, request, recorded["request"]) and \
+                quick_text(request, self.text) != canonical(recorded["request"]):
             old = unordered(normal(recorded["request"]))   # schema sets in one order
             new = unordered(request_body(request, self.text))
             found = None if same(old, new) else first_difference(old, new)
@@ -115,6 +129,8 @@ class Replay:
                 raise self.stop(Divergence(call, *found))
             if found is not None:
                 self.differs[call] = found[0]
+        if not self.tolerant:
+            self._remember(number, request.get("messages"))
         self.current = number
         if forked:
             self.forked = True
@@ -124,6 +140,42 @@ class Replay:
         if self.real and self.real != cwd:
             response = swap_text(response, cwd, self.real)
         return response
+
+    def _link(self, number):
+        if self._links is None:
+            self._links = links([call["request"] for call in self.calls])
+        return self._links[number - 1]
+
+    def _known(self, number, request, recorded):
+        """Whether ``request`` is the recorded call ``number``'s, looking only at what is
+        new since its conversation's previous call (a strict replay): the messages the
+        program sent then unchanged (sent.py), the new ones and the other fields equal as
+        texts. False when that cannot tell (the whole request is compared then)."""
+        messages, old = request.get("messages"), recorded.get("messages")
+        if self.tolerant or type(messages) is not list or type(old) is not list or \
+                "extra_body" in request:
+            return False
+        link = self._link(number)
+        shot = self._snaps.get(link[0]) if link else None
+        if shot is None or not shot.unchanged(messages, link[1]):
+            return False
+        keep = self._kept = link[1]   # _remember need not look at them again
+        return quick_text(dict(request, messages=[]), self.text) == \
+            canonical(dict(recorded, messages=[])) and \
+            quick_text({"messages": messages[keep:]}, self.text) == \
+            canonical({"messages": old[keep:]})
+
+    def _remember(self, number, messages):
+        """The snaps of the messages call ``number`` sent (its request matched)."""
+        if type(messages) is not list:
+            return
+        link = self._link(number)
+        base = self._snaps.get(link[0]) if link else None
+        keep = min(link[1], len(base)) if base is not None else 0
+        if keep and (self._kept == keep or base.unchanged(messages, keep)):
+            self._snaps[number] = base.extended(keep, messages[keep:])
+        else:
+            self._snaps[number] = EMPTY.extended(0, messages)
 
     def stop(self, failure):
         self.stopped = failure

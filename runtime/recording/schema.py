@@ -1,6 +1,7 @@
 """The recording format's JSON Schema and the small validator of the subset of JSON
 Schema it uses: ``type``, ``const``, ``enum``, ``required``, ``properties``,
-``additionalProperties: false``, ``items``, ``minimum``, ``minLength``.
+``additionalProperties: false``, ``items``, ``prefixItems``, ``minItems``, ``maxItems``,
+``minimum``, ``minLength``.
 
 ``SCHEMA`` is the schema; ``schema.json`` beside this module is the same schema as a file,
 shipped in the package for other tools (``tests/test_recordings.py`` holds the two equal
@@ -10,24 +11,19 @@ Python here, and run in both CPython and Pyodide.
 """
 
 import json
+from collections import deque
 from pathlib import Path
 
 SCHEMA_PATH = Path(__file__).parent / "schema.json"
 SCHEMA = {'$schema': 'https://json-schema.org/draft/2020-12/schema',
- '$id': 'https://loopstep.invalid/recording-1.schema.json',
- 'title': "loopstep recording, version 1: a run's model calls",
+ '$id': 'https://loopstep.invalid/recording-3.schema.json',
+ 'title': "loopstep recording, version 3: a run's model calls and world, each message "
+          "stored once",
  'type': 'object',
- 'required': ['format',
-              'version',
-              'made_for',
-              'provider',
-              'model',
-              'origin',
-              'cwd',
-              'calls'],
+ 'required': ['format', 'version', 'made_for', 'provider', 'model', 'origin', 'cwd', 'calls'],
  'additionalProperties': False,
  'properties': {'format': {'const': 'loopstep-recording'},
-                'version': {'const': 1},
+                'version': {'enum': [1, 2, 3]},
                 'made_for': {'type': 'object',
                              'required': ['lesson', 'block', 'preset'],
                              'additionalProperties': False,
@@ -41,27 +37,51 @@ SCHEMA = {'$schema': 'https://json-schema.org/draft/2020-12/schema',
                 'imported_from': {'type': ['string', 'null']},
                 'status': {'enum': ['finished', 'exception', 'step_limit', 'error']},
                 'input': {'type': 'array', 'items': {'type': 'string'}},
+                'world': {'type': 'object',
+                          'required': ['seed', 'clock'],
+                          'additionalProperties': False,
+                          'properties': {'seed': {'type': ['integer', 'null'], 'minimum': 0},
+                                         'clock': {'type': 'array',
+                                                   'items': {'type': 'array',
+                                                             'minItems': 2,
+                                                             'maxItems': 2,
+                                                             'prefixItems': [{'enum': ['wall',
+                                                                                       'mono']},
+                                                                             {'type': 'integer',
+                                                                              'minimum': 0}]}},
+                                         'cut': {'type': 'boolean'}}},
+                'values': {'type': 'array'},
                 'calls': {'type': 'array',
                           'items': {'type': 'object',
                                     'required': ['request', 'response', 'seconds', 'tools'],
                                     'additionalProperties': False,
                                     'properties': {'request': {'type': 'object',
-                                                               'required': ['model',
-                                                                            'messages'],
+                                                               'required': ['model', 'messages'],
                                                                'properties': {'model': {'type': 'string'},
                                                                               'messages': {'type': 'array'}}},
+                                                   'continues': {'type': 'object',
+                                                                 'required': ['call', 'keep'],
+                                                                 'additionalProperties': False,
+                                                                 'properties': {'call': {'type': 'integer',
+                                                                                         'minimum': 1},
+                                                                                'keep': {'type': 'integer',
+                                                                                         'minimum': 0}}},
+                                                   'values': {'type': 'object'},
                                                    'response': {'type': 'object'},
-                                                   'seconds': {'type': 'number',
-                                                               'minimum': 0},
+                                                   'seconds': {'type': 'number', 'minimum': 0},
                                                    'tools': {'type': 'array',
                                                              'items': {'type': 'object',
                                                                        'required': ['name',
-                                                                                    'input',
-                                                                                    'output'],
+                                                                                    'input'],
                                                                        'additionalProperties': False,
                                                                        'properties': {'name': {'type': 'string'},
                                                                                       'input': {},
                                                                                       'output': {'type': 'string'},
+                                                                                      'sent': {'type': 'array',
+                                                                                               'minItems': 2,
+                                                                                               'maxItems': 3,
+                                                                                               'items': {'type': 'integer',
+                                                                                                         'minimum': 0}},
                                                                                       'cut': {'type': 'boolean'},
                                                                                       'length': {'type': 'integer',
                                                                                                  'minimum': 0}}}}}}}}}
@@ -88,9 +108,9 @@ def _shown(value):
 
 def first_error(value, rules, path="$"):
     """``(JSON path, reason)`` of the first place ``value`` breaks ``rules``, or None."""
-    todo = [(value, rules, path)]
+    todo = deque([(value, rules, path)])
     while todo:
-        value, rules, path = todo.pop(0)
+        value, rules, path = todo.popleft()
         if "const" in rules and value != rules["const"]:
             return path, f"must be {_shown(rules['const'])}, not {_shown(value)}"
         if "enum" in rules and value not in rules["enum"]:
@@ -116,7 +136,15 @@ def first_error(value, rules, path="$"):
                         return f"{path}.{name}", "is not a field of this object"
             todo += [(value[name], sub, f"{path}.{name}")
                      for name, sub in properties.items() if name in value]
-        if isinstance(value, list) and "items" in rules:
-            todo += [(item, rules["items"], f"{path}[{index}]")
-                     for index, item in enumerate(value)]
+        if isinstance(value, list):
+            if len(value) < rules.get("minItems", 0):
+                return path, f"must hold at least {rules['minItems']} items"
+            if "maxItems" in rules and len(value) > rules["maxItems"]:
+                return path, f"must hold at most {rules['maxItems']} items"
+            first = rules.get("prefixItems", ())
+            todo += [(item, first[index], f"{path}[{index}]")
+                     for index, item in enumerate(value[:len(first)])]
+            if "items" in rules:
+                todo += [(item, rules["items"], f"{path}[{index}]")
+                         for index, item in enumerate(value) if index >= len(first)]
     return None

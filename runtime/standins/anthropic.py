@@ -1,5 +1,6 @@
 """The stand-in ``anthropic`` module: ``Anthropic(**any).messages.create(**request)``
-answers with the setup's reply function, as SDK-shaped objects.
+(and ``await AsyncAnthropic(**any).messages.create(**request)``) answers with the
+setup's reply function, as SDK-shaped objects.
 
 ``reply(**request)`` gets exactly the keyword arguments of the lesson's call and
 returns a ``Message``, a text, a list of content blocks, or a dict in the Messages API
@@ -13,15 +14,16 @@ shape: ``{"content": [{"type": "text", "text": …}, {"type": "tool_use", "name"
 import sys
 import types
 
-from .sdk import errors, field, known, model, model_answer, reply_function
+from .sdk import AsyncClient, Client, errors, field, known, model, model_answer, reply_function
 
 NAME = "anthropic"
 _T = "anthropic.types"
 
 Usage = model(_T, "Usage", [("input_tokens", 0), ("output_tokens", 0)])
 TextBlock = model(_T, "TextBlock", [("citations", None), ("text", ""), ("type", "text")])
-ToolUseBlock = model(_T, "ToolUseBlock", [("id", ""), ("input", None), ("name", ""),
-                                          ("type", "tool_use")])
+# `caller` as in the SDK the published course runs were made with (their blocks carry it)
+ToolUseBlock = model(_T, "ToolUseBlock", [("id", ""), ("caller", None), ("input", None),
+                                          ("name", ""), ("type", "tool_use")])
 ThinkingBlock = model(_T, "ThinkingBlock", [("signature", ""), ("thinking", ""),
                                             ("type", "thinking")])
 RedactedThinkingBlock = model(_T, "RedactedThinkingBlock", [("data", ""),
@@ -96,26 +98,46 @@ class Messages:
         return message(reply(messages=messages, **request), request, context)
 
 
+class AsyncMessages(Messages):
+    async def create(self, *, messages=None, **request):
+        """The awaited model call, answered as ``Messages.create`` answers (it does not
+        suspend: the run's other tasks go on once it returned)."""
+        context = self._context
+        answer = model_answer(context, NAME, sys._getframe(), dict(request, messages=messages))
+        if answer is not None:
+            return message(answer[0], request, context, len(answer) > 1)
+        reply = reply_function(context.namespace, context.model)
+        return message(reply(messages=messages, **request), request, context)
+
+
 def build(context):
     """A fresh ``anthropic`` module (and ``anthropic.types``) for one run."""
     module = types.ModuleType(NAME, "Stand-in for the Anthropic SDK (loopstep).")
     type_module = types.ModuleType(_T)
 
-    class Anthropic:
+    class Anthropic(Client):
         def __init__(self, *_args, **options):
             self.api_key = options.get("api_key")
             self.base_url = options.get("base_url")
             self.messages = Messages(context)
 
-    Anthropic.__module__, Anthropic.__qualname__ = NAME, "Anthropic"
+    class AsyncAnthropic(AsyncClient):
+        def __init__(self, *_args, **options):
+            self.api_key = options.get("api_key")
+            self.base_url = options.get("base_url")
+            self.messages = AsyncMessages(context)
+
+    for cls in (Anthropic, AsyncAnthropic):
+        cls.__module__, cls.__qualname__ = NAME, cls.__name__
     for cls in (Usage, TextBlock, ToolUseBlock, ThinkingBlock, RedactedThinkingBlock, Message):
         setattr(type_module, cls.__name__, cls)
         setattr(module, cls.__name__, cls)
     for cls in ERRORS.values():
         setattr(module, cls.__name__, cls)
-    module.Anthropic = Anthropic
+    module.Anthropic, module.AsyncAnthropic = Anthropic, AsyncAnthropic
     module.types = type_module
     return {NAME: module, _T: type_module}
 
 
-MODEL_CODES = {Messages.create.__code__: "client.messages.create"}
+MODEL_CODES = {Messages.create.__code__: "client.messages.create",
+               AsyncMessages.create.__code__: "client.messages.create"}

@@ -1,5 +1,6 @@
 """The stand-in ``openai`` module: ``OpenAI(**any).chat.completions.create(**request)``
-answers with the setup's reply function, in the Chat Completions shape.
+(and ``await AsyncOpenAI(**any).chat.completions.create(**request)``) answers with the
+setup's reply function, in the Chat Completions shape.
 
 ``reply(**request)`` returns a ``ChatCompletion``, a text, a message dict
 ``{"content": …, "tool_calls": [{"name": …, "arguments": {…}}]}`` (a tool call may
@@ -14,7 +15,7 @@ import json
 import sys
 import types
 
-from .sdk import errors, field, known, model, model_answer, reply_function
+from .sdk import AsyncClient, Client, errors, field, known, model, model_answer, reply_function
 
 NAME = "openai"
 _T = "openai.types.chat"
@@ -111,18 +112,37 @@ class Completions:
         return completion(reply(messages=messages, **request), request, context)
 
 
+class AsyncCompletions(Completions):
+    async def create(self, *, messages=None, **request):
+        """The awaited model call, answered as ``Completions.create`` answers (it does not
+        suspend: the run's other tasks go on once it returned)."""
+        context = self._context
+        answer = model_answer(context, NAME, sys._getframe(), dict(request, messages=messages))
+        if answer is not None:
+            return completion(answer[0], request, context, len(answer) > 1)
+        reply = reply_function(context.namespace, context.model)
+        return completion(reply(messages=messages, **request), request, context)
+
+
 def build(context):
     """A fresh ``openai`` module for one run."""
     module = types.ModuleType(NAME, "Stand-in for the OpenAI SDK (loopstep).")
 
-    class OpenAI:
+    class OpenAI(Client):
         def __init__(self, *_args, **options):
             self.api_key = options.get("api_key")
             self.base_url = options.get("base_url")
             self.chat = types.SimpleNamespace(completions=Completions(context))
 
-    OpenAI.__module__, OpenAI.__qualname__ = NAME, "OpenAI"
-    module.OpenAI = OpenAI
+    class AsyncOpenAI(AsyncClient):
+        def __init__(self, *_args, **options):
+            self.api_key = options.get("api_key")
+            self.base_url = options.get("base_url")
+            self.chat = types.SimpleNamespace(completions=AsyncCompletions(context))
+
+    for cls in (OpenAI, AsyncOpenAI):
+        cls.__module__, cls.__qualname__ = NAME, cls.__name__
+    module.OpenAI, module.AsyncOpenAI = OpenAI, AsyncOpenAI
     for cls in ERRORS.values():
         setattr(module, cls.__name__, cls)
     for cls in (ChatCompletion, ChatCompletionMessage, ChatCompletionMessageToolCall, Choice,
@@ -131,4 +151,5 @@ def build(context):
     return {NAME: module}
 
 
-MODEL_CODES = {Completions.create.__code__: "client.chat.completions.create"}
+MODEL_CODES = {Completions.create.__code__: "client.chat.completions.create",
+               AsyncCompletions.create.__code__: "client.chat.completions.create"}

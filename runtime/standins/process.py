@@ -15,6 +15,7 @@ import shlex
 import sys
 import types
 
+from ..world import schedule
 from .sdk import reply_function
 
 NAME = "subprocess"
@@ -83,7 +84,9 @@ class Processes:
         return None if name is None else reply_function(self.context.namespace, name)
 
     def execute(self, args, shell, cwd, stdin):
-        """(code, stdout, stderr) texts of one command."""
+        """(code, stdout, stderr) texts of one command (once the run has threads, it takes
+        virtual time first: world/schedule.py)."""
+        schedule.pause("tool")
         noted = getattr(self.context, "on_command", None)
         if noted is not None:   # the trace marks the tool running as the stand-in's
             noted()

@@ -6,6 +6,8 @@ the class's ``__module__`` is the SDK's module name, so ``type(x)`` shows as the
 SDK's. ``Ids`` hands out deterministic ids (``msg_001``, ``toolu_001`` …) per run.
 """
 
+from ..world import schedule
+
 
 class Model:
     """Base of the SDK-like objects: ``FIELDS`` in order, each with its default."""
@@ -76,6 +78,32 @@ def field(value, name, default=None):
     return getattr(value, name, default)
 
 
+class Client:
+    """A sync client's ``with`` use and ``close()``, as the SDKs have them."""
+
+    def close(self):
+        return None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+class AsyncClient:
+    """An async client's ``async with`` use and ``await client.close()``."""
+
+    async def close(self):
+        return None
+
+    async def __aenter__(self):
+        return self
+
+    async def __aexit__(self, *exc):
+        return False
+
+
 def reply_function(namespace, name):
     """The setup's reply (or shell) function, looked up when it is first needed."""
     function = namespace.get(name)
@@ -118,7 +146,9 @@ def model_answer(context, provider, frame, request):
     """``(JSON,)`` or ``(provider JSON, "provider")`` answering the stand-in client's call
     running in ``frame`` — from the run's fork (its call; runtime/questions/forks.py) or
     its ``answers`` (a recording's replay or the live model; runtime/recording) — or None:
-    the setup's model function answers."""
+    the setup's model function answers. Once the run has threads, the call takes virtual
+    time first (world/schedule.py: other threads run meanwhile)."""
+    schedule.pause("model")
     fork = getattr(context, "fork", None)
     forked = fork.answer(frame) if fork is not None else None
     answers = getattr(context, "answers", None)

@@ -5,7 +5,8 @@ Both backends speak one vocabulary to the dispatcher (see steps.TraceBuilder):
     on_call(frame)             a traced frame starts or resumes (also by throw()/close())
     on_line(frame, line)       a line (absolute) is about to run in a traced frame
     on_jump(frame)             a backward jump inside a traced frame (raw event only)
-    on_return(frame, value)    a traced frame returns or yields
+    on_return(frame, value)    a traced frame returns
+    on_yield(frame, value)     a traced frame yields (a coroutine: suspends at an await)
     on_exception(frame, exc)   an exception is raised in or passes through a traced frame
     on_unwind(frame, exc)      a traced frame is left by an exception
 
@@ -28,6 +29,7 @@ class StopRecording(BaseException):
 _RETURN_OPS = frozenset(dis.opmap[name] for name in
                         ("RETURN_VALUE", "RETURN_CONST", "YIELD_VALUE") if name in dis.opmap)
 _YIELD = dis.opmap["YIELD_VALUE"]
+_COROUTINE = 0x80 | 0x100   # CO_COROUTINE | CO_ITERABLE_COROUTINE
 _yield_points = {}
 
 
@@ -56,15 +58,15 @@ def _with_frame(fail, handler):
     return event
 
 
-def _returns(frame, raised):
-    """Whether settrace's "return" event in ``frame`` is a return or a yield, not an
-    exception leaving it. ``raised``: an "exception" event came in this activation with
-    no "line" event since. A yield stands at YIELD_VALUE (3.13 reports the instruction
-    after it); an exception thrown in at a yield (``throw()``, ``close()``) leaves from
-    there too, right after its "exception" event."""
+def _leaves(frame, raised):
+    """What settrace's "return" event in ``frame`` is: "return", "yield", or None for
+    an exception leaving it. ``raised``: an "exception" event came in this activation
+    with no "line" event since. A yield stands at YIELD_VALUE (3.13 reports the
+    instruction after it); an exception thrown in at a yield (``throw()``, ``close()``)
+    leaves from there too, right after its "exception" event."""
     lasti = frame.f_lasti
     if lasti < 0:
-        return True
+        return "return"
     code = frame.f_code
     points = _yield_points.get(code)
     if points is None:
@@ -72,8 +74,8 @@ def _returns(frame, raised):
             offset for ins in dis.get_instructions(code) if ins.opcode == _YIELD
             for offset in (ins.offset, ins.offset + 2))
     if lasti in points:
-        return not raised
-    return code.co_code[lasti] in _RETURN_OPS
+        return None if raised else "yield"
+    return "return" if code.co_code[lasti] in _RETURN_OPS else None
 
 
 class MonitoringBackend:
@@ -103,6 +105,7 @@ class MonitoringBackend:
         getframe = sys._getframe
         on_call, on_line, on_jump = d.on_call, d.on_line, d.on_jump
         on_return, on_exception, on_unwind = d.on_return, d.on_exception, d.on_unwind
+        on_yield = d.on_yield
 
         fail = d.fail
 
@@ -128,6 +131,9 @@ class MonitoringBackend:
         def ret(code, frame, offset, value):
             on_return(frame, value)
 
+        def yield_(code, frame, offset, value):
+            on_yield(frame, value)
+
         def raise_(code, frame, offset, exc):
             if code in targets:   # RAISE is a global event
                 on_exception(frame, exc)
@@ -136,10 +142,11 @@ class MonitoringBackend:
             if code in targets:   # PY_UNWIND is a global event
                 on_unwind(frame, exc)
 
-        start, jump, ret, raise_, unwind = (_with_frame(fail, h) for h in (start, jump, ret, raise_, unwind))
+        start, jump, ret, yield_, raise_, unwind = (
+            _with_frame(fail, h) for h in (start, jump, ret, yield_, raise_, unwind))
         handlers = {ev.PY_START: start, ev.PY_RESUME: start, ev.PY_THROW: start,
                     ev.LINE: line, ev.JUMP: jump,
-                    ev.PY_RETURN: ret, ev.PY_YIELD: ret, ev.RAISE: raise_,
+                    ev.PY_RETURN: ret, ev.PY_YIELD: yield_, ev.RAISE: raise_,
                     ev.PY_UNWIND: unwind}
         for event, handler in handlers.items():
             mon.register_callback(self.tool, event, handler)
@@ -221,6 +228,7 @@ class SettraceBackend:
         self.opcode_codes = frozenset(code for code in targets if _self_loops(code))
         self.watched = frozenset()
         self.observer = None
+        self.suspended = {}   # frame → local tracer of a watched coroutine awaiting
 
     def watch(self, codes, observer):
         """Also report calls of ``codes`` (function entry, return, unwind) to ``observer``."""
@@ -229,9 +237,14 @@ class SettraceBackend:
         watched = self.watched = frozenset(codes)
         self.observer = observer
         traced = self.global_
+        suspended = self.suspended
 
         def global_(frame, event, arg):
             if event == "call" and frame.f_code in watched:
+                local = suspended.get(frame)
+                if local is not None:   # a coroutine resumed: one call since its start
+                    traced(frame, event, arg)
+                    return local
                 return self._watching(frame, lambda: traced(frame, event, arg))
             return traced(frame, event, arg)
 
@@ -243,10 +256,24 @@ class SettraceBackend:
         d, observer = self.dispatcher, self.observer
         raised = []
         then = None
+        coroutine = frame.f_code.co_flags & _COROUTINE
 
         def observe(frame, event, arg):
             if event == "exception":
-                raised[:] = [arg[1]]
+                if not (coroutine and isinstance(arg[1], StopIteration)):
+                    raised[:] = [arg[1]]
+            elif event == "line" and coroutine:
+                raised.clear()
+            elif event == "return" and coroutine:   # a suspension at an await goes on
+                kind = _leaves(frame, bool(raised))
+                if kind == "yield":
+                    self.suspended[frame] = local
+                    return
+                self.suspended.pop(frame, None)
+                if kind == "return":
+                    observer.on_return(frame, arg)
+                else:
+                    observer.on_unwind(frame, raised[0] if raised else None)
             elif event == "return":
                 lasti = frame.f_lasti
                 if lasti >= 0 and frame.f_code.co_code[lasti] not in _RETURN_OPS:
@@ -264,7 +291,7 @@ class SettraceBackend:
         _guarded(d.fail, observer.on_start)(frame)
         if frame.f_code in self.targets:
             then = steps()
-        else:
+        elif not coroutine:
             frame.f_trace_lines = False
         return local
 
@@ -284,8 +311,11 @@ class SettraceBackend:
                         raised.pop(frame, None)
                     on_line(frame, frame.f_lineno)
                 elif event == "return":
-                    if _returns(frame, raised.pop(frame, False)):
+                    kind = _leaves(frame, raised.pop(frame, False))
+                    if kind == "return":
                         d.on_return(frame, arg)
+                    elif kind == "yield":
+                        d.on_yield(frame, arg)
                     else:
                         d.on_unwind(frame, None)
                 elif event == "exception":

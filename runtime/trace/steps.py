@@ -16,14 +16,15 @@ import traceback
 from .backends import StopRecording
 from .events import CALL, EXCEPTION, LIMITS, LINE, RETURN
 from .names import hider
+from .tasks import Task, Tasks
 from .values import IMMUTABLE_SCALARS, MAX_CHARS, encode, presented
 
 FORK_FILE = "<loopstep fork>"   # the file of a fork's dispatcher frames (forks.py): never shown
 
 _GENERATOR_FLAGS = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
+COROUTINE_FLAGS = inspect.CO_COROUTINE | inspect.CO_ITERABLE_COROUTINE
 OWN_LINE = frozenset({"<lambda>", "<genexpr>"})
 _SMALL_INT = 10 ** 18                    # ints inside ±this are encoded by int.__repr__ directly
-
 
 
 def _message(exc, folder):
@@ -52,11 +53,13 @@ class Columns:
     ``end`` {step: last line} where it differs from ``line``; ``out`` [step, units,
     …] where stdout's length changed (it starts at 0); ``sets`` [step, [name,
     VALUE, …], …] where locals changed; ``dels`` {step: [name, …]}; ``rets``
-    {step: VALUE}; ``excs`` {step: {"type", "message"}}. Lines are relative to
+    {step: VALUE}; ``excs`` {step: {"type", "message"}}; ``thread`` {step: thread index}
+    where the running thread changed (from 0). Lines are relative to
     the displayed function (file lines in a method's and a ``symbols`` block).
     """
 
-    __slots__ = ("event", "line", "row", "frames", "end", "out", "sets", "dels", "rets", "excs")
+    __slots__ = ("event", "line", "row", "frames", "end", "out", "sets", "dels", "rets", "excs",
+                 "thread")
 
     def __init__(self):
         self.event = bytearray()
@@ -69,6 +72,7 @@ class Columns:
         self.dels = {}
         self.rets = {}
         self.excs = {}
+        self.thread = {}
 
     def __len__(self):
         return len(self.event)
@@ -76,13 +80,15 @@ class Columns:
 
 class FrameState:
     __slots__ = ("fid", "code", "spans", "stack", "depth", "row", "prev", "last_event",
-                 "last_span", "exc", "generator", "hidden", "questions")
+                 "last_span", "exc", "generator", "coroutine", "hidden", "questions")
 
     def __init__(self, fid, code, spans):
         self.fid = fid
         self.code = code
         self.spans = spans
         self.generator = bool(code.co_flags & _GENERATOR_FLAGS)
+        # a coroutine's suspensions at an await are no steps (docs/design.md, "Coroutines")
+        self.coroutine = bool(code.co_flags & COROUTINE_FLAGS)
         self.hidden = hider(code)   # None, or the rule of names its frames leave out
         self.prev = {}
         self.stack = 0
@@ -132,6 +138,8 @@ class TraceBuilder:
         self.questions = None  # questions.Questions: evaluated after each step when set
         self.agent_watch = None  # agent_origins.Origins.check: before each step when set
         self.workspace_watch = None  # workspace.Watcher.flush: before each step when set
+        self.tasks = Tasks()     # the stacks of frames running in asyncio tasks
+        self.thread = self.last_thread = 0   # the running thread (world/schedule.py)
 
     # -- helpers ---------------------------------------------------------------
     def _rel(self, line):
@@ -180,6 +188,8 @@ class TraceBuilder:
         self._stop(message)
 
     def _describe(self, frame):
+        if isinstance(frame, Task):
+            return (frame.name, None, None, None)
         code = frame.f_code
         state = self.frames.get(frame)
         if state is not None:
@@ -194,20 +204,30 @@ class TraceBuilder:
         """Index into ``stacks`` of the frames outside ``frame``, outermost first."""
         chain = []
         outer = frame.f_back
+        tasks, asked = self.tasks, False
         while outer is not None:
+            if tasks.internal(outer):   # asyncio's frames: in a task, the chain of tasks
+                found, asked = None if asked else tasks.outer_chain(frame), True
+                if found is not None:
+                    chain = [f for f in found[0] if isinstance(f, Task) or
+                             f.f_code.co_filename != FORK_FILE]
+                outer = found[1] if found is not None else outer.f_back
+                continue
             if outer.f_code.co_filename != FORK_FILE:
                 chain.append(outer)
             if outer.f_code in self.root_codes:
                 break
             outer = outer.f_back
         else:
-            chain = [f for f in chain if f.f_code.co_filename in self.program_files]
+            chain = [f for f in chain if isinstance(f, Task) or
+                     f.f_code.co_filename in self.program_files]
         key = tuple(self._describe(f) for f in reversed(chain))
         index = self.stack_index.get(key)
         if index is None:
             index = self.stack_index[key] = len(self.stacks)
             self.stacks.append([
-                {"name": name, "file": file, "line": line, "hidden": True} if fid is None
+                {"name": name, "task": True, "hidden": True} if line is None
+                else {"name": name, "file": file, "line": line, "hidden": True} if fid is None
                 else {"name": name, "line": line, "frame": fid, "hidden": False}
                 for name, file, line, fid in key])
         return index, len(key)
@@ -268,6 +288,8 @@ class TraceBuilder:
         if span[1] != span[0]:
             cols.end[n] = span[1]
         cols.row.append(state.row)
+        if self.thread != self.last_thread:
+            self.last_thread = cols.thread[n] = self.thread
         out = self.output.units
         if out != self.last_out:
             self.last_out = out
@@ -302,6 +324,8 @@ class TraceBuilder:
             if self.main_fid is None and code in self.main_codes:
                 self.main_fid = state.fid
             line = code.co_firstlineno
+        elif state.coroutine:   # resumed after an await: its await statement was its step
+            return
         else:
             line = frame.f_lineno
         state.stack, state.depth = self._outer(frame)
@@ -320,7 +344,8 @@ class TraceBuilder:
         if state is None:
             return
         span = state.spans.get(line) or self._span(state, line)
-        if span is state.last_span and state.last_event == LINE:
+        if span is state.last_span and (state.last_event == LINE or (   # one statement;
+                state.coroutine and state.last_event == EXCEPTION)):   # a throw at an await
             self.raw += 1
             if self.raw > self.raw_cap:
                 self._count_raw()
@@ -345,16 +370,22 @@ class TraceBuilder:
         self.cols.rets[n] = encoded
         if state.fid == self.main_fid and not self.main_done:
             self.result = encoded
-            self.main_done = not state.generator
-        if not state.generator:
+            self.main_done = not state.generator or state.coroutine
+        if not state.generator or state.coroutine:
             del self.frames[frame]
+
+    def on_yield(self, frame, value):
+        """A generator's yield is a return step; a coroutine suspended at an await is none."""
+        state = self.frames.get(frame)
+        if state is None or not state.coroutine or self.stopped:
+            self.on_return(frame, value)
 
     def on_exception(self, frame, exc):
         if self.stopped or isinstance(exc, StopRecording):
             return
         state = self.frames.get(frame)
-        if state is None:
-            return
+        if state is None or (state.coroutine and isinstance(exc, StopIteration)):
+            return   # a StopIteration in a coroutine: an awaited value arriving
         state.exc = exc
         info = {"type": type(exc).__name__, "message": _message(exc, self.folder)}
         n = self._step(state, frame, EXCEPTION, self._span(state, frame.f_lineno))

@@ -26,6 +26,7 @@ def steps(cols):
     sets = dict(zip(cols.sets[0::2], cols.sets[1::2]))
     outs = dict(zip(cols.out[0::2], cols.out[1::2]))
     ends, dels, rets, excs = cols.end, cols.dels, cols.rets, cols.excs
+    threads, thread = cols.thread, 0   # only a trace with steps outside the main thread
     out = 0
     result = []
     for n, (event, line, row) in enumerate(zip(cols.event, cols.line, cols.row)):
@@ -42,6 +43,8 @@ def steps(cols):
             step["ret"] = rets[n]
         if n in excs:
             step["exc"] = excs[n]
+        if threads:
+            thread = step["thread"] = threads.get(n, thread)
         result.append(step)
     return result
 
@@ -50,7 +53,7 @@ def columns(step_dicts):
     """Columns holding the same steps as a list of step dicts."""
     cols = Columns()
     rows = {}
-    last_out = 0
+    last_out = last_thread = 0
     for n, s in enumerate(step_dicts):
         key = (s["frame"], s["fn"], s["depth"], s["stack"])
         row = rows.get(key)
@@ -73,6 +76,8 @@ def columns(step_dicts):
             cols.rets[n] = s["ret"]
         if "exc" in s:
             cols.excs[n] = s["exc"]
+        if s.get("thread", 0) != last_thread:
+            last_thread = cols.thread[n] = s["thread"]
     return cols
 
 
@@ -122,6 +127,8 @@ def packed(header, cols):
         "exc": _gaps((n, (e["type"], e["message"])) for n, e in sorted(cols.excs.items())),
     }
     body["names"] = list(names)
+    if cols.thread:
+        body["thread"] = _gaps((n, (k,)) for n, k in sorted(cols.thread.items()))
     if "agent" in header:
         body["agent"] = agent_wire.pack(header["agent"])
     return {**{k: v for k, v in header.items() if k != "steps"}, **body}
@@ -183,6 +190,7 @@ def unpack(data):
                  for n, size, at in _counted(data["del"])}
     cols.rets = {n: p[0] for n, p in _spread(data["ret"], 1)}
     cols.excs = {n: {"type": p[0], "message": p[1]} for n, p in _spread(data["exc"], 2)}
+    cols.thread = {n: p[0] for n, p in _spread(data.get("thread", ()), 1)}
     header = {k: v for k, v in data.items() if k not in _BODY}
     if "agent" in header:
         header["agent"] = agent_wire.unpack(header["agent"])
@@ -190,4 +198,5 @@ def unpack(data):
     return header
 
 
-_BODY = frozenset(("packed", "count", "frames", "names", "event", "line", "frame") + _SPARSE)
+_BODY = frozenset(("packed", "count", "frames", "names", "event", "line", "frame", "thread")
+                  + _SPARSE)

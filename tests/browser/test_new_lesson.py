@@ -1,7 +1,9 @@
 """A lesson folder added to a lessons directory is served and runs, with no code change.
 
-It runs against its own `loopstep serve --lessons DIR` (also in the export pass: the
-point is the server discovering a folder it was pointed at)."""
+It runs against its own `loopstep serve --lessons DIR` (the point is the server
+discovering a folder it was pointed at), so it is none of the `hosting` tests: against
+each host it would run this same server again. Each host serving a lesson folder's files
+is test_other_lessons.py's (a `hosting` test)."""
 import pytest
 from playwright.sync_api import expect
 
@@ -12,9 +14,6 @@ except ImportError:
     from conftest import PageWatch, ServerProcess
     from page_helpers import choose_option
 from tiny_lesson import make_lesson
-
-
-pytestmark = pytest.mark.hosting   # a lessons folder's files exported and served
 
 
 @pytest.fixture(scope="module")

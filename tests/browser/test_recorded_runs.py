@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from loopstep.runtime.recorder import record
+from loopstep.runtime.recording import format as recording_format
 
 try:
     from .conftest import served, watched_page
@@ -261,3 +262,31 @@ def test_an_imported_recordings_tool_outputs_answer_the_handler(recorded_page):
     select_scenario(b, "scripted")
     run_to_end(b)
     expect(b.locator('[data-role="conversation"] [data-part][data-recorded]')).to_have_count(0)
+
+
+def test_a_version_3_file_replays_as_the_version_1_file_does(recorded_page, tmp_path):
+    """The fixture's run written as version 3 (each message stored once: what `loopstep
+    import recording` makes of it): the page's Python reads it whole and replays it."""
+    text = recording_format.dumps(recording_format.check(copy.deepcopy(RECORDING)))
+    document = json.loads(text)
+    assert document["version"] == 3 and document["calls"][1]["continues"]["call"] == 1
+    expected = cpython()
+    b = recorded_page.locator(BLOCK)
+    wait_ready(b)
+    select_scenario(b, "scripted")
+    run_to_end(b)
+    load(b, write(tmp_path, "compact.json", text))
+    expect(b).to_have_attribute("data-scenario", "real", timeout=BOOT_TIMEOUT)
+    expect(b).to_have_attribute("data-run-source", "recorded", timeout=BOOT_TIMEOUT)
+    run_to_end(b)
+    expect(b).to_have_attribute("data-state", "finished")
+    expect(output(b)).to_have_text(shown_output(expected["stdout"]))
+    expect(b.locator('[data-role="recording-info"]')).to_have_attribute("data-calls", "2")
+    expect(b.locator('[data-role="recording-error"]')).to_be_hidden()
+    # a version 3 file whose reference leads nowhere is refused with its JSON path
+    document["calls"][1]["continues"]["call"] = 2
+    load(b, write(tmp_path, "broken.json", json.dumps(document)))
+    error = b.locator('[data-role="recording-error"]')
+    expect(error).to_contain_text("broken.json: $.calls[1].continues.call: must be an earlier "
+                                  "call (1 to 1)", timeout=BOOT_TIMEOUT)
+    expect(b).to_have_attribute("data-run-source", "recorded")

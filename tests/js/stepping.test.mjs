@@ -42,6 +42,35 @@ const loop = fromSteps([
 ]);
 const empty = fromSteps([]);
 
+// an async agent (tests/async_lesson.py, block "tools"): agent_loop in Task-1 gathers two
+// run_tool tasks; read_file (Task-2) sleeps longer than count_words (Task-3)
+const M = { name: "<module>", file: "e.py", line: 1, hidden: true };
+const T = (name) => ({ name, task: true, hidden: true });
+const LOOP = { name: "agent_loop", line: 36, frame: 1, hidden: false };
+const tasks = fromSteps([
+    S("call", 27, "agent_loop", 1, 2),                     // 0
+    S("line", 36, "agent_loop", 1, 2),                     // 1: await asyncio.gather(…)
+    S("call", 21, "run_tool", 2, 4, { stack: 1 }),         // 2
+    S("line", 23, "run_tool", 2, 4, { stack: 1 }),         // 3: await handler(…)
+    S("call", 9, "read_file", 3, 5, { stack: 2 }),         // 4
+    S("line", 10, "read_file", 3, 5, { stack: 2 }),        // 5: await asyncio.sleep(0.5)
+    S("call", 21, "run_tool", 4, 4, { stack: 3 }),         // 6
+    S("line", 23, "run_tool", 4, 4, { stack: 3 }),         // 7
+    S("call", 15, "count_words", 5, 5, { stack: 4 }),      // 8
+    S("line", 16, "count_words", 5, 5, { stack: 4 }),      // 9
+    S("return", 18, "count_words", 5, 5, { stack: 4 }),    // 10
+    S("line", 24, "run_tool", 4, 4, { stack: 3 }),         // 11
+    S("return", 24, "run_tool", 4, 4, { stack: 3 }),       // 12
+    S("line", 11, "read_file", 3, 5, { stack: 2 }),        // 13
+    S("return", 12, "read_file", 3, 5, { stack: 2 }),      // 14
+    S("line", 24, "run_tool", 2, 4, { stack: 1 }),         // 15
+    S("return", 24, "run_tool", 2, 4, { stack: 1 }),       // 16
+    S("line", 37, "agent_loop", 1, 2),                     // 17
+], { stacks: [[M, T("Task-1")], [M, T("Task-1"), LOOP, T("Task-2")],
+  [M, T("Task-1"), LOOP, T("Task-2"), { name: "run_tool", line: 23, frame: 2, hidden: false }],
+  [M, T("Task-1"), LOOP, T("Task-3")],
+  [M, T("Task-1"), LOOP, T("Task-3"), { name: "run_tool", line: 23, frame: 4, hidden: false }]] });
+
 const cases = [
   // [name, trace, start, command, breakpoints, expected]
   ["run ignores breakpoints", loop, END, "run", [7], END],
@@ -82,6 +111,15 @@ const cases = [
   ["breakpoint on a lambda's line hits the caller first", nested, END, "debug", [15], 2],
   ["continue from inside the lambda on a breakpointed line hits the next lambda", nested, 4, "continue", [15], 11],
   ["commands other than back stay at the end", nested, END, "continue", [15], END],
+  ["step over an await in a task stops after it in that task", tasks, 3, "step-over", [], 15],
+  ["step over the gather stops after it", tasks, 1, "step-over", [], 17],
+  ["step over in the other task stays in it", tasks, 7, "step-over", [], 11],
+  ["step over a task's return goes to the task awaiting it", tasks, 12, "step-over", [], 17],
+  ["step out of a coroutine in a task skips the other task", tasks, 5, "step-out", [], 14],
+  ["step out from a task's return goes to the task awaiting it", tasks, 16, "step-out", [], 17],
+  ["step out from the other task's return passes over this task", tasks, 12, "step-out", [], 17],
+  ["a breakpoint in the other task still stops a step over", tasks, 3, "step-over", [16], 9],
+  ["step into goes into the other task", tasks, 5, "step-into", [], 7],
 ];
 
 for (const [name, trace, start, command, bps, expected] of cases) {

@@ -74,6 +74,8 @@ async function check(name, readBytes, expectedPath, extra) {
   const trace = record(pyodide);
   assert.equal(trace.status, "finished", `${name}: ${trace.message}`);
   assert.ok(trace.stdout.includes("完成： answered"), `${name}: stdout ${trace.stdout}`);
+  // every path's Python has the page's string-hash seed, 0 (boot.js HASH_SEED)
+  assert.equal(pyodide.runPython("import sys; sys.flags.hash_randomization"), 0, `${name}: hash seed`);
   const more = extra ? extra(pyodide) : {};
   console.log(JSON.stringify({ check: name, path: took, bootMs, fallbacks, ...more }));
 }

@@ -6,7 +6,9 @@
 //            "runtime": {"catalog.py": "/abs/path", ...},      // written to /loopstep/runtime/ (sub/x.py too)
 //            "lessons": {"s06/lesson.toml": "/abs/path", ...}, // written to /loopstep/lessons/
 //            "runs": [{"lesson", "block", "scenario", "maxSteps"?, "backend"?, "setup"?, "questions"?, "agent"?,
-//                      "fork"?, "recording"?, "tolerant"?, "packed"?}, ...],
+//                      "fork"?, "recording"?, "tolerant"?, "packed"?, "suspending"?}, ...],
+//            (suspending: called with callPromising, so that its threads can run; Node 20
+//             needs --experimental-wasm-stack-switching)
 //            "code": "optional Python to run after the records; its value is printed"}
 // Prints one JSON object: {"python", "boot_ms", "traces": [trace, ...], "value"}.
 import { readFileSync } from "node:fs";
@@ -18,7 +20,9 @@ const indexURL = job.indexURL.endsWith("/") ? job.indexURL : job.indexURL + "/";
 const { loadPyodide } = await import(pathToFileURL(path.join(indexURL, "pyodide.mjs")).href);
 
 const started = Date.now();
-const pyodide = await loadPyodide({ indexURL, stdout: () => {}, stderr: () => {} });
+// the page's string-hash seed (web/static/js/boot/boot.js HASH_SEED)
+const pyodide = await loadPyodide({ indexURL, stdout: () => {}, stderr: () => {},
+  env: { PYTHONHASHSEED: "0" } });
 const bootMs = Date.now() - started;
 
 function writeTree(base, files) {
@@ -57,7 +61,8 @@ const traces = [];
 const timings = [];
 for (const run of job.runs) {
   const t0 = performance.now();
-  traces.push(JSON.parse(recordOne(JSON.stringify(run))));
+  const spec = JSON.stringify(run);
+  traces.push(JSON.parse(run.suspending ? await recordOne.callPromising(spec) : recordOne(spec)));
   timings.push(performance.now() - t0);
 }
 const value = job.code ? pyodide.runPython(job.code) : null;

@@ -1,10 +1,15 @@
 """Commands about commands: ``bash``/``sh`` (``-c LINE`` or a script of the folder, run
 by a new stand-in shell with the exported variables), ``which``, ``command`` (``-v``),
 ``type`` (``-t``), ``env``/``printenv`` (the stand-in shell's exported variables, never
-the machine's) and ``sleep`` (which returns at once). The stand-in world's commands live
-in ``/usr/bin``."""
+the machine's) and ``sleep`` (which returns at once; in a run with threads it takes its
+virtual time, so the other threads run meanwhile: world/schedule.py). The stand-in world's
+commands live in ``/usr/bin``."""
 
 import re
+
+from ...world import schedule
+
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 BIN = "/usr/bin/"
 
@@ -77,6 +82,7 @@ def sleep(shell, args, cwd, stdin):
         if not re.fullmatch(r"(\d+\.?\d*|\.\d+)[smhd]?", arg):
             return 1, "", (f"sleep: invalid time interval '{arg}'\n"
                            "Try 'sleep --help' for more information.\n")
+    schedule.idle(sum(float(a.rstrip("smhd")) * _UNITS.get(a[-1], 1) for a in args))
     return 0, "", ""
 
 

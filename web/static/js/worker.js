@@ -41,6 +41,7 @@ const pycModule = () => pycImport;
 let pyodide = null;
 let bootPath = null; // "snapshot" | "trimmed" | "stock": which way Pyodide came up
 let entry = null; // runtime/browser/worker.py, once the recorder's files are written
+let queued = Promise.resolve(); // the record in progress: one at a time (threads suspend)
 let roots = [];
 let recorderAt = null; // {runtime: the page's config of the recorder's files, sysPath}
 
@@ -302,7 +303,7 @@ async function boot(request) {
   booted.warmUp();
 }
 
-function record(message) {
+async function record(message) {
   const pyRoots = pyodide.toPy(roots);
   try {
     const recording = message.recording;
@@ -314,14 +315,27 @@ function record(message) {
         return;
       }
     }
-    const json = entry.record(message.lesson, message.block, message.scenario, pyRoots,
+    const args = [message.lesson, message.block, message.scenario, pyRoots,
       message.maxSteps ?? 0, message.setup ?? undefined, // JS null would not be None
       message.questions ? JSON.stringify(message.questions) : undefined,
       message.fork ? JSON.stringify(message.fork) : undefined,
-      recording ? recording.text : undefined, Boolean(message.tolerant));
+      recording ? recording.text : undefined, Boolean(message.tolerant)];
+    let json = entry.record(...args);
+    if (entry.threads_wanted()) json = await suspending(args, json);
     post({ type: "trace", id: message.id, json });
   } finally {
     pyRoots.destroy();
+  }
+}
+
+/** A run that wanted threads, again with stacks that suspend (runtime/world/stacks.py);
+ * where none can, the first run's trace, which says so. */
+async function suspending(args, json) {
+  try {
+    return await entry.record.callPromising(...args);
+  } catch (error) {
+    if (/stack switching/i.test(String(error))) return json;
+    throw error;
   }
 }
 
@@ -375,7 +389,9 @@ channel.addEventListener("message", async (event) => {
     else if (message.type === "boot") await boot(message);
     else if (message.type === "record" || message.type === "preset-recording") {
       if (!entry) throw new Error("runtime not ready");
-      (message.type === "record" ? record : presetRecording)(message);
+      const done = queued.then(() => (message.type === "record" ? record : presetRecording)(message));
+      queued = done.catch(() => {});
+      await done;
     } else if (message.type === "live") {
       if (!entry) throw new Error("runtime not ready");
       await recordLive(message);

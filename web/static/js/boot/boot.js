@@ -39,6 +39,10 @@
 
 import { sha256 } from "./digest.js";
 
+/** The string-hash seed of the page's Python (PYTHONHASHSEED), the CLI's default too: the
+ * snapshot is made with it (scripts/build_boot.mjs), the other paths start with it. */
+export const HASH_SEED = "0";
+
 export { sha256 };
 
 const STDLIB_PATH = "/lib/python314.zip";
@@ -279,6 +283,8 @@ export async function bootPyodide(pyodideModule, { indexURL, bootURL, ...rest } 
     snapshot: snapshotMode = true, timeoutMs = 20000, readBytes = fetchBytes, early = true,
     given, loadStockSync, loaderFor = syncLoader, digest = sha256, bootVersion, ...options
   } = rest;
+  // every path starts Python with one string-hash seed (runtime/world/hashing.py)
+  options.env = { PYTHONHASHSEED: HASH_SEED, ...options.env };
   indexURL = slash(indexURL);
   let compiled = null;
   const fallbacks = [];

@@ -21,6 +21,12 @@
 // `events` (optional) is a set of step indices that stop like breakpoints: the
 // event breakpoints' steps (event-stops.js: model calls, tools, error results,
 // stop reasons); they stop wherever they fall, as a recorded condition does.
+//
+// In a trace of asyncio tasks (stacks with `{task: true}` frames, docs/design.md
+// "Coroutines and tasks"), step over and step out stay in the cursor's task and the
+// tasks awaiting it: a step of another task is passed over unless its frame is one of
+// the cursor's outer frames, so stepping over an `await` stops after it in the same
+// coroutine (a breakpoint still stops in any task).
 
 import { CALL, RETURN, hitsEvent } from "./events.js";
 
@@ -111,6 +117,26 @@ function forward(trace, index, bps, stopsAt) {
   return END;
 }
 
+/** For `origin`'s step: whether step j runs in another asyncio task (see the top). */
+function otherTask(trace, origin) {
+  const stacks = trace.stacks ?? [];
+  if (!stacks.some((frames) => frames.some((f) => f.task))) return () => false;
+  const tasks = new Map();
+  const taskOf = (i) => {
+    const at = trace.stack(i);
+    if (!tasks.has(at)) {
+      const frames = stacks[at] ?? [];
+      let name = null;
+      for (let k = frames.length - 1; k >= 0 && name === null; k--) if (frames[k].task) name = frames[k].name;
+      tasks.set(at, name);
+    }
+    return tasks.get(at);
+  };
+  const own = taskOf(origin);
+  const outer = new Set((stacks[trace.stack(origin)] ?? []).map((f) => f.frame));
+  return (j) => taskOf(j) !== own && !outer.has(trace.frame(j));
+}
+
 function lastStoppable(trace, before) {
   for (let j = before - 1; j >= 0; j--) if (stoppable(trace, j)) return j;
   return END;
@@ -151,12 +177,15 @@ export function step(trace, index, command, breakpoints, events = null) {
       return forward(t, index, bps, () => false);
     case "step-into":
       return forward(t, index, bps, () => true);
-    case "step-over":
-      return forward(t, index, bps, (j) => t.depth(j) <= depth);
+    case "step-over": {
+      const other = otherTask(t, index);
+      return forward(t, index, bps, (j) => t.depth(j) <= depth && !other(j));
+    }
     case "step-out": {
       const leaving = t.eventCode(index) === RETURN;
       const frame = t.frame(index);
-      return forward(t, index, bps, (j) => t.depth(j) < depth
+      const other = otherTask(t, index);
+      return forward(t, index, bps, (j) => (t.depth(j) < depth && !other(j))
         || (!leaving && t.eventCode(j) === RETURN && t.frame(j) === frame));
     }
     default:

@@ -5,7 +5,8 @@
 // (a list of step objects, for tests). Both give a Trace: the header fields of the
 // dict form (`stdout`, `stacks`, `status`, `error`, …) plus `count` and O(1)
 // accessors by step index: event, line, end, frame, depth, fn, stack, out, set,
-// del, ret, exc. Per step it holds about 21 bytes (event, line, end, frame row,
+// del, ret, exc, thread (the index into `threads` of the thread that ran it; 0 in a
+// trace of one thread). Per step it holds about 21 bytes (event, line, end, frame row,
 // stdout length, offset of the changed locals) plus the changed locals themselves.
 
 import { EVENTS } from "./events.js";
@@ -13,7 +14,7 @@ import { EVENTS } from "./events.js";
 export { EVENTS, CALL, LINE, RETURN, EXCEPTION } from "./events.js";
 
 const BODY = new Set(["packed", "count", "frames", "names", "event", "line", "frame",
-  "end", "out", "set", "del", "ret", "exc", "steps"]);
+  "end", "out", "set", "del", "ret", "exc", "steps", "thread"]);
 const NO_NAMES = Object.freeze([]);
 
 export class Trace {
@@ -35,6 +36,17 @@ export class Trace {
     this.names = data.names ?? [];
     this.readRows(data.frame ?? []);
     this.readSparse(data);
+    this.readThreads(data.thread ?? []);
+  }
+
+  /** The running thread of each step, from the steps where it changed (none: all 0). */
+  readThreads(flat) {
+    this.threadIds = flat.length ? new Uint16Array(this.count) : null;
+    let index = 0;
+    for (let k = 0; k < flat.length; k += 2) {
+      index += flat[k];
+      this.threadIds.fill(flat[k + 1], index);
+    }
   }
 
   readRows(runs) {
@@ -121,6 +133,7 @@ export class Trace {
   fn(i) { return this.frameFns[this.rows[i]]; }
   stack(i) { return this.frameStacks[this.rows[i]]; }
   out(i) { return this.outs[i]; }
+  thread(i) { return this.threadIds ? this.threadIds[i] : 0; }
 
   /** Calls fn(name, VALUE) for each local step i bound or changed, in order. */
   eachSet(i, fn) {
@@ -154,6 +167,7 @@ export class Trace {
     step.out = this.out(i);
     if (this.rets.has(i)) step.ret = this.ret(i);
     if (this.excs.has(i)) step.exc = this.exc(i);
+    if (this.threadIds) step.thread = this.thread(i);
     return step;
   }
 }
@@ -177,7 +191,9 @@ export function fromSteps(steps, header = {}) {
   const data = { ...header, count: steps.length, frames: [], line: [], frame: [],
     end: [], out: [], set: [], del: [], ret: [], exc: [] };
   const codes = [];
-  const last = { end: 0, out: 0, set: 0, del: 0, ret: 0, exc: 0 };
+  const last = { end: 0, out: 0, set: 0, del: 0, ret: 0, exc: 0, thread: 0 };
+  const threads = [];
+  let thread = 0;
   const gap = (field, i) => {
     const d = i - last[field];
     last[field] = i;
@@ -207,7 +223,12 @@ export function fromSteps(steps, header = {}) {
     if (s.del?.length) data.del.push(gap("del", i), s.del.length, ...s.del.map(nameId));
     if ("ret" in s) data.ret.push(gap("ret", i), s.ret);
     if (s.exc) data.exc.push(gap("exc", i), s.exc.type, s.exc.message);
+    if ((s.thread ?? 0) !== thread) {
+      thread = s.thread;
+      threads.push(gap("thread", i), thread);
+    }
   });
+  if (threads.length) data.thread = threads;
   data.event = codes.map((c) => String.fromCharCode(48 + c)).join("");
   data.names = [...names.keys()];
   return new Trace(data);

@@ -176,10 +176,11 @@ export function renderStack(container, frames, messages) {
     const li = el("li", { class: "frame" });
     li.dataset.frame = f.name;
     if (f.hidden) li.dataset.hidden = "true";
+    if (f.task) li.dataset.task = "true";   // an asyncio task between its coroutines' frames
     if (f.current) li.setAttribute("aria-current", "true");
     li.append(el("span", { class: "frame-name" }, f.name));
-    const where = f.hidden
-      ? `${f.file ?? ""}:${f.line}`
+    const where = f.task ? messages.format("frame_task")
+      : f.hidden ? `${f.file ?? ""}:${f.line}`
       : messages.format("frame_line", { line: f.line });
     li.append(el("span", { class: "frame-where" }, where));
     return li;

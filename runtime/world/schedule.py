@@ -1,0 +1,304 @@
+"""The run's scheduler: the threads a run starts take turns, one at a time, on a schedule
+that is the same in every run.
+
+Each thread of the run (the one that entered the world is thread 0, ``MainThread``; each
+``Thread.start()`` adds the next) holds a ``Baton``; exactly one thread holds the turn and
+runs. It gives the turn away only at a switch point: an operation that blocks
+(``Lock.acquire`` of a held lock, ``Condition.wait`` — so ``Event.wait``, ``Queue.get``/
+``put``, ``Semaphore.acquire``, ``Barrier.wait`` — and ``join``), ``time.sleep``, a model
+call and a tool's command (``pause``). The default schedule (docs/design.md, "Threads"):
+
+- the runnable threads take turns first come, first served (a thread made runnable goes
+  to the back of the line: started, woken by a release, a notify or a finished thread);
+- when no thread is runnable, the virtual clock moves on to the earliest deadline (a
+  sleep's end, a wait's timeout) and the threads due then wake, in deadline order, then in
+  the order they went to wait;
+- from the run's first ``Thread.start()`` on, a model call takes ``MODEL_SECONDS`` and a
+  command ``TOOL_SECONDS`` of virtual time (a sleep: other threads run meanwhile);
+- when no thread can ever run again, the main thread gets a RuntimeError (DEADLOCK).
+
+At the program's end the main thread waits for the threads that are not daemons, as
+Python does (``program_ended``); when the run is left, every thread still alive (daemons,
+threads blocked for good, threads of a run stopped early) is ended: it gets ``ThreadEnd``
+at its switch point and unwinds, untraced. Nothing a run starts outlives it.
+
+``Baton`` is a real lock per OS thread (CPython); in Pyodide a thread is a Python stack
+that suspends (stacks.py), and the calling thread is the one holding the turn. Stdlib only.
+"""
+
+import _thread
+import sys
+from collections import deque
+
+from . import stacks
+
+MODEL_SECONDS = 1.0     # virtual time a model call takes once the run has threads
+TOOL_SECONDS = 0.1      # virtual time a command (the stand-in subprocess) takes then
+wanted = [False]   # a thread could not start here for want of stack switching (stacks.py)
+DEADLOCK = ("deadlock: every thread of the run waits for something no thread will do "
+            "(the program would wait forever)")
+
+_active = []   # the scheduler of the run entered now (one at a time)
+
+
+class ThreadEnd(BaseException):
+    """Raised in a thread the run's end stops (a daemon, a thread blocked for good)."""
+
+
+class Baton:
+    """The turn of one OS thread: it waits here until another thread gives it."""
+
+    __slots__ = ("_lock",)
+
+    def __init__(self):
+        self._lock = _thread.allocate_lock()
+        self._lock.acquire()
+
+    def wait(self):
+        self._lock.acquire()
+
+    def give(self):
+        self._lock.release()
+
+
+class Record:
+    """One thread of the run as the scheduler sees it."""
+
+    __slots__ = ("index", "thread", "baton", "state", "on", "until", "seq", "woken", "killed",
+                 "error", "joiners", "ident", "done", "end")
+
+    def __init__(self, index, thread, baton):
+        self.index, self.thread = index, thread
+        self.baton = baton
+        self.state = "runnable"   # running, runnable, blocked, sleeping, finished
+        self.on = None            # what it waits on ("Lock.acquire", "sleep", …)
+        self.until = None         # deadline in µs of the clock's loop time, or None
+        self.seq = 0
+        self.woken = False
+        self.killed = False
+        self.error = None         # raised in it when it runs again (a deadlock)
+        self.joiners = []
+        self.ident = None
+        self.done = None          # a real lock released when its OS thread is through
+        self.end = None           # how it ended: "finished" or "ended with the run"
+
+    @property
+    def name(self):
+        return self.thread.name
+
+
+def current():
+    """The scheduler of the run the calling thread belongs to, else of the run entered
+    last, or None."""
+    for scheduler in reversed(_active):
+        if scheduler.me() is not None:
+            return scheduler
+    return _active[-1] if _active else None
+
+
+def pause(kind):
+    """A model call (``kind`` "model") or a command ("tool") at this point of a thread of
+    the run: once the run has started a thread, it takes its virtual time."""
+    scheduler = current()
+    if scheduler is not None and scheduler.started and scheduler.me() is not None:
+        scheduler.sleep(MODEL_SECONDS if kind == "model" else TOOL_SECONDS, kind)
+
+
+def idle(seconds):
+    """A command's own time (the stand-in shell's ``sleep``): once the run has started a
+    thread, ``seconds`` of virtual time in which the other threads run; else none."""
+    scheduler = current()
+    if scheduler is not None and scheduler.started and scheduler.me() is not None:
+        scheduler.sleep(seconds, "sleep (a command)")
+
+
+def program_ended():
+    """The program's last statement ran (runtime/recorder.py): as Python does at exit,
+    the main thread waits for every thread of the run that is not a daemon."""
+    scheduler = current()
+    if scheduler is not None and scheduler.started:
+        for record in list(scheduler.records[1:]):
+            if not record.thread.daemon and record.state != "finished":
+                record.thread.join()
+
+
+class Scheduler:
+    def __init__(self, clock):
+        self.clock = clock
+        self.records = []
+        self.by_ident = {}
+        self.ready = deque()
+        self.started = False    # the run started a thread
+        self.ending = False
+        self.builder = None     # the trace builder: its ``thread`` is the running thread
+        self.main = None
+        self.current = None     # the Record holding the turn
+        self.green = stacks.green()   # threads are suspendable stacks (Pyodide)
+        self.spawned = []       # their proxies (stacks.py), destroyed at the end
+        self._seq = 0
+
+    # -- who runs ---------------------------------------------------------------
+
+    def me(self):
+        """The Record of the calling thread, or None (a thread outside the run)."""
+        if self.green:
+            return self.current
+        return self.by_ident.get(_thread.get_ident())
+
+    def now(self):
+        """The clock's time in µs (no reading: nothing moves on, nothing goes on the tape)."""
+        return round(self.clock.loop_time() * 1_000_000)
+
+    def enter(self, main_thread):
+        self.main = self.current = Record(0, main_thread, None if self.green else Baton())
+        self.main.state = "running"
+        self.main.ident = _thread.get_ident()
+        self.records.append(self.main)
+        self.by_ident[self.main.ident] = self.main
+        _active.append(self)
+
+    def add(self, thread):
+        """A thread started: its Record, runnable at the back of the line."""
+        if self.main.baton is None:
+            self.main.baton = stacks.Baton()
+        record = Record(len(self.records), thread, stacks.Baton() if self.green else Baton())
+        self.records.append(record)
+        self.started = True
+        self.ready.append(record)
+        return record
+
+    def _give(self, record):
+        record.state = "running"
+        self.current = record
+        if self.builder is not None:
+            self.builder.thread = record.index
+        record.baton.give()
+
+    def _next(self):
+        """The next thread to run, the clock moved on to it if all wait; None: none can."""
+        if self.ready:
+            return self.ready.popleft()
+        timed = [r for r in self.records if r.until is not None
+                 and r.state in ("blocked", "sleeping")]
+        if not timed:
+            return None
+        due = min(r.until for r in timed)
+        now = self.now()
+        if due > now:
+            self.clock.sleep((due - now) / 1_000_000)
+        for record in sorted((r for r in timed if r.until <= due), key=lambda r: (r.until, r.seq)):
+            record.state, record.until, record.woken = "runnable", None, False
+            self.ready.append(record)
+        return self.ready.popleft()
+
+    def _deadlock(self):
+        """No thread can run again: the main thread gets the error (DEADLOCK)."""
+        waiting = ", ".join(f"{r.name}: {r.on}" for r in self.records
+                            if r.state in ("blocked", "sleeping"))
+        self.main.error = RuntimeError(f"{DEADLOCK}; waiting: {waiting}")
+        self.main.state, self.main.until = "runnable", None
+        return self.main
+
+    def _switch(self, record):
+        """``record`` (the calling thread) gives the turn to the next and waits for its own."""
+        following = self._next()
+        if following is None:
+            following = self._deadlock()
+        if following is not record:
+            self._give(following)
+            record.baton.wait()
+        record.state = "running"
+        self.current = record
+        if record.killed:
+            if not self.green:   # the OS thread unwinds untraced (stacks share one)
+                sys.settrace(None)
+            raise ThreadEnd()
+        if record.error is not None:
+            error, record.error = record.error, None
+            raise error
+
+    # -- switch points ------------------------------------------------------------
+
+    def block(self, record, on, timeout=None, state="blocked"):
+        """``record`` waits (on ``on``) until ``wake`` or ``timeout`` seconds (None: no
+        timeout); True if woken, False if the time ran out."""
+        if record.killed:
+            raise ThreadEnd()
+        self._seq += 1
+        record.state, record.on, record.seq, record.woken = state, on, self._seq, False
+        record.until = None if timeout is None else self.now() + max(round(timeout * 1e6), 0)
+        self._switch(record)
+        record.on = None
+        return record.woken
+
+    def wake(self, record):
+        """``record`` (blocked) becomes runnable, at the back of the line."""
+        if record.state in ("blocked", "sleeping"):
+            record.state, record.until, record.woken = "runnable", None, True
+            self.ready.append(record)
+
+    def sleep(self, seconds, on="sleep"):
+        record = self.me()
+        if record is None or not self.started:
+            self.clock.sleep(seconds)
+            return
+        if seconds < 0:
+            raise ValueError("sleep length must be non-negative")
+        if seconds == 0:   # the turn goes to the next runnable thread
+            record.state = "runnable"
+            self.ready.append(record)
+            self._switch(record)
+            return
+        self.block(record, on, seconds, "sleeping")
+
+    # -- a thread's life ------------------------------------------------------------
+
+    def begin(self, record):
+        """In the new OS thread: wait for the first turn; False if the run ended first."""
+        record.baton.wait()
+        return not record.killed
+
+    def finished(self, record):
+        """In the thread that ends: wake its joiners, give the turn on (not waiting)."""
+        record.state, record.end = "finished", record.end or "finished"
+        for joiner in record.joiners:
+            self.wake(joiner)
+        record.joiners.clear()
+        self.by_ident.pop(record.ident, None)
+        if self.ending:
+            following = self.main
+        else:
+            following = self._next() or self._deadlock()
+        self._give(following)
+
+    def leave(self):
+        """End every thread still alive (the main thread holds the turn); returns their
+        Records. Called once the program is over, untraced."""
+        self.ending = True
+        ended = []
+        for record in self.records[1:]:
+            if record.state == "finished":
+                continue
+            record.end = f"ended with the run ({record.on or record.state})"
+            record.killed = True
+            ended.append(record)
+            self._give(record)
+            self.main.baton.wait()
+            if record.done is not None:
+                record.done.acquire()   # its OS thread is through
+        self.current = self.main
+        for record in self.records:
+            close = getattr(record.baton, "close", None)
+            if close is not None:
+                close()
+        while self.spawned:
+            self.spawned.pop().destroy()
+        if self in _active:
+            _active.remove(self)
+        return ended
+
+    def summary(self):
+        """The trace header's ``threads``: each thread's name, daemon flag and end."""
+        return [{"name": r.name, "daemon": bool(r.thread.daemon),
+                 "end": r.end or ("finished" if r.index == 0 else r.state)}
+                for r in self.records]
