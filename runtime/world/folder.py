@@ -3,7 +3,7 @@ the program sees the same path in both.
 
 In Pyodide the worker's file system is its own: the folder is always ``SHOWN``. In
 CPython other processes may record at the same time: a run takes an exclusive lock
-(``fcntl.flock``, not waiting) on ``/tmp/loopstep-run.lock`` for as long as it lasts and
+(``fcntl.flock``, waiting up to WAIT seconds) on ``/tmp/loopstep-run.lock`` for as long as it lasts and
 uses ``SHOWN``; when another run holds it, or the folder is not this user's to replace,
 or there is no ``fcntl`` (Windows), the run uses a fresh folder beside it whose path has
 the same length (``/tmp/lsr-XXXXXXXX``, made by ``tempfile.mkdtemp``), which the trace
@@ -17,8 +17,11 @@ import stat
 import sys
 import tempfile
 
+from . import real
+
 SHOWN = "/tmp/loopstep-run"
 LOCK = SHOWN + ".lock"
+WAIT = 5.0   # seconds a run waits for another's folder before it takes one beside it
 
 try:
     import fcntl
@@ -46,11 +49,16 @@ class RunFolder:
             handle = os.open(LOCK, os.O_RDWR | os.O_CREAT, 0o600)
         except OSError:
             return None
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            os.close(handle)
-            return None
+        deadline = real.monotonic() + WAIT
+        while True:   # another run's folder is usually free again within moments
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError:
+                if real.monotonic() >= deadline:
+                    os.close(handle)
+                    return None
+                real.sleep(0.01)
         self._lock = handle
         try:
             if os.path.lexists(SHOWN):
