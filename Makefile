@@ -31,8 +31,9 @@ run: $(VENV)/.installed build
 # The Node tests use the Node the build uses, first on PATH.
 TEST_ENV = PATH="$$(dirname "$$(scripts/ensure_node.sh)"):$$PATH" \
 	LOOPSTEP_CHROMIUM=$$(scripts/ensure_chromium.sh) LOOPSTEP_NGINX=$$(scripts/ensure_nginx.sh)
-# Both cores; a test file's tests stay on one worker (they share its server and fixtures).
-PARALLEL = -n 2 --dist loadfile
+# Both cores; a test file's tests stay on one worker (they share its server and fixtures),
+# the files handed out longest first (tests/long_files.txt, in the order tests/conftest.py sets).
+PARALLEL = -n 2 --dist loadfile --no-loadscope-reorder
 
 # While working: lint, the unit tests but the slow ones, and the browser smoke tests.
 check: $(VENV)/.installed-test build

@@ -42,10 +42,25 @@ def pytest_configure(config):
     sys.addaudithook(_audit)
 
 
+def _long_files():
+    lines = (ROOT / "tests" / "long_files.txt").read_text("utf-8").splitlines()
+    paths = [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+    missing = [path for path in paths if not (ROOT / path).is_file()]
+    if missing:
+        raise pytest.UsageError(f"tests/long_files.txt names files that are not there: {missing}")
+    return paths
+
+
 def pytest_collection_modifyitems(items):
-    """The long files first (marked `slow`), so that `make test`'s two workers, each handed
-    whole files in this order, do not end with one long file left on one of them."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    """The long files first (tests/long_files.txt, then those marked `slow`), so that
+    `make test`'s two workers, each handed whole files in this order (xdist's
+    --no-loadscope-reorder), do not end with one long file left on one of them."""
+    rank = {path: number for number, path in enumerate(_long_files())}
+
+    def key(item):
+        path = item.nodeid.split("::")[0]
+        return rank.get(path, len(rank)), item.get_closest_marker("slow") is None
+    items.sort(key=key)
 
 
 @pytest.fixture(autouse=True)

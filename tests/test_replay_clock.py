@@ -29,7 +29,7 @@ def main():
     messages += [{"role": "assistant", "content": reply.content[0].text},
                  {"role": "user", "content": f"[transcript saved: {name}]"}]
     reply = client.messages.create(model="m", max_tokens=50, messages=messages)
-    time.sleep(42)
+    time.sleep(2)
     stamp = datetime.now().isoformat()
     messages += [{"role": "assistant", "content": reply.content[0].text},
                  {"role": "user", "content": f"created_at {stamp}"}]

@@ -1,5 +1,7 @@
 """axe-core audit at zero: every page kind, both languages, light and dark schemes, and
-the block states a reader sees (loading, ready, finished, paused mid-run)."""
+the block states a reader sees (loading, ready, finished, paused mid-run). A page as it
+loads is audited in both schemes; the states a run reaches in one scheme a language
+(Chinese light, English dark), so that each state is audited in both schemes."""
 import re
 
 import pytest
@@ -21,6 +23,9 @@ pytestmark = pytest.mark.slow   # every page kind in both languages and schemes:
 LESSONS = load_lessons()
 SCHEMES = ["light", "dark"]
 LANGS = ["zh", "en"]
+# the scheme the states a run reaches (ready, finished, paused; panels open, every block
+# paused on a page of several) are audited in, by language: each state in both schemes across the two
+SCHEME_OF = {"zh": "light", "en": "dark"}
 
 
 def site_path(site_kind: str, path: str, lang: str) -> str:
@@ -42,33 +47,34 @@ def open_page(page, server_url, site_kind, path, lang, scheme="light"):
     expect(page.locator("html")).to_have_attribute("lang", "en" if lang == "en" else "zh-CN")
 
 
-def audit_schemes(page, where):
+def audit_schemes(page, where, schemes=SCHEMES):
     """The page as it stands, audited in each colour scheme: the scheme is switched in place,
     as a reader's system setting switches it (the styles follow prefers-color-scheme), and
     each audit waits for the transitions the switch started."""
     backgrounds = set()
-    for scheme in SCHEMES:
+    for scheme in schemes:
         page.emulate_media(color_scheme=scheme)
         page.evaluate("() => Promise.all(document.getAnimations().map((a) => a.finished))")
         assert_no_violations(page, f"{where} ({scheme})")
         backgrounds.add(page.evaluate("() => getComputedStyle(document.body).backgroundColor"))
-    assert len(backgrounds) == len(SCHEMES), f"the scheme did not switch on {where}: {backgrounds}"
+    assert len(backgrounds) == len(schemes), f"the scheme did not switch on {where}: {backgrounds}"
 
 
-def audit_run(page, b, where):
-    """Ready, finished, then paused two thirds into the run through the timeline."""
+def audit_run(page, b, where, schemes=SCHEMES):
+    """Ready, finished, then paused two thirds into the run through the timeline, each in
+    `schemes`."""
     expect(b).to_have_attribute("data-state", "ready", timeout=BOOT_TIMEOUT)
-    audit_schemes(page, f"{where}, ready")
+    audit_schemes(page, f"{where}, ready", schemes)
     run_to_end(b)
     drawn(b)   # audited once the run's views are all drawn (run-views.js, data-drawn)
-    audit_schemes(page, f"{where}, {b.get_attribute('data-state')}")
+    audit_schemes(page, f"{where}, {b.get_attribute('data-state')}", schemes)
     timeline = b.locator('input[type=range][data-role="timeline"]')
     slide_to(timeline, int(timeline.get_attribute("max")) * 2 // 3)
     expect(b).to_have_attribute("data-state", "paused")
     drawn(b)
     expect(b.locator('[data-role="variables"] > *').first).to_be_visible()  # rows, or "no locals"
     expect(b.locator('[data-role="stack"] [data-frame]').first).to_be_attached()
-    audit_schemes(page, f"{where}, paused")
+    audit_schemes(page, f"{where}, paused", schemes)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -79,30 +85,29 @@ def test_index(page, server_url, site_kind, lang):
 
 
 SEVERAL = sorted(lesson_id for lesson_id, lesson in LESSONS.items() if len(lesson.blocks) > 1)
-# the scheme a page of several blocks is audited in with every block paused, by language
-SEVERAL_SCHEME = {"zh": "light", "en": "dark"}
 
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("lesson_id", sorted(LESSONS))
 def test_lesson_page(page, server_url, site_kind, lesson_id, lang):
-    """As it loads, then its main block ready, finished and paused; then, on a page of
-    several blocks, every block paused with its panels open (in one scheme a language)."""
+    """As it loads (in both schemes), then its main block ready, finished and paused; then,
+    on a page of several blocks, every block paused with its panels open (these in one
+    scheme a language: SCHEME_OF)."""
     open_page(page, server_url, site_kind, f"/lessons/{lesson_id}", lang)
     where = f"/lessons/{lesson_id} ({lang})"
     audit_schemes(page, f"{where}, as it loads")
     b = page.locator(f'[data-loopstep-block="{lesson_id}/{main_block(lesson_id)}"]')
-    audit_run(page, b, where)
+    audit_run(page, b, where, [SCHEME_OF[lang]])
     if lesson_id in SEVERAL:
         audit_several_blocks_paused_with_their_panels_open(page, lesson_id, lang,
-                                                           SEVERAL_SCHEME[lang])
+                                                           SCHEME_OF[lang])
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_embed_page(page, server_url, site_kind, lang):
     open_page(page, server_url, site_kind, "/embed/s06/run_subagent", lang)
     b = page.locator('[data-loopstep-block="s06/run_subagent"]')
-    audit_run(page, b, f"embed s06/run_subagent ({lang})")
+    audit_run(page, b, f"embed s06/run_subagent ({lang})", [SCHEME_OF[lang]])
 
 
 def test_the_audit_finds_what_it_should(page, server_url, site_kind):
@@ -137,7 +142,7 @@ def test_open_panels(page, server_url, site_kind, lang):
     gutter.focus()
     gutter.press("Shift+Enter")
     expect(b.locator('form[data-role="breakpoint-editor"]')).to_be_visible()
-    audit_schemes(page, f"/lessons/s06 ({lang}), panels open")
+    audit_schemes(page, f"/lessons/s06 ({lang}), panels open", [SCHEME_OF[lang]])
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -150,7 +155,8 @@ def test_what_if_panels(page, server_url, site_kind, lang):
     expect(comparison.locator('[data-role="divergence"]')).to_be_visible()
     b.locator('button[data-action="edit-setup"]').click()
     expect(b.locator('[data-role="setup-editor"] [data-role="setup-text"]')).to_be_visible()
-    audit_schemes(page, f"/lessons/s06 ({lang}), runs compared, setup editor open")
+    audit_schemes(page, f"/lessons/s06 ({lang}), runs compared, setup editor open",
+                  [SCHEME_OF[lang]])
 
 
 def audit_several_blocks_paused_with_their_panels_open(page, lesson_id, lang, scheme):

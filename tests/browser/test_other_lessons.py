@@ -23,6 +23,16 @@ def test_the_other_lessons_are_there():
     assert {"lcc-s06", "s06-recursive", "s01"} <= set(LESSONS)
 
 
+def presets_to_run(lesson, block, site_kind):
+    """On the app every preset; on a static host (what differs there is how the lesson's
+    files are served) the block's first preset and each preset answered by a recording
+    file, the files a host serves for a run."""
+    if site_kind == "server":
+        return list(block.presets)
+    return [name for number, name in enumerate(block.presets)
+            if number == 0 or lesson.preset(name).recording]
+
+
 @pytest.mark.parametrize("lesson_id", sorted(LESSONS))
 def test_every_block_and_preset_prints_what_cpython_prints(page, server_url, site_kind, lesson_id):
     lesson = LESSONS[lesson_id]
@@ -30,7 +40,7 @@ def test_every_block_and_preset_prints_what_cpython_prints(page, server_url, sit
     for block in lesson.blocks:
         b = page.locator(f'[data-loopstep-block="{lesson_id}/{block.id}"]')
         expect(b).to_have_attribute("data-state", "ready", timeout=BOOT_TIMEOUT)
-        for name in block.presets:
+        for name in presets_to_run(lesson, block, site_kind):
             expected = record(lesson_id, block.id, name)
             if b.get_attribute("data-scenario") != name:
                 select_scenario(b, name)
