@@ -53,6 +53,8 @@ CALLS = (25, 100, 300, 1000)
 ROUNDS = {25: 5, 100: 3, 300: 3, 1000: 1}
 MAX_FILE = 1_500_000_000
 GOALS = {"size_300": 1.3, "scripted_1000_100": 11.0, "replayed_300": 1.15}
+HISTORIES = (6, 60, 600)    # the per-step measure's history sizes (messages)
+HELD_STEPS = 10_000        # its rounds of two statements beside the history
 
 
 def _distinct(recording):
@@ -92,11 +94,11 @@ def _key():
             os.environ["ANTHROPIC_API_KEY"] = old
 
 
-def _run(calls, path=None):
-    started = time.perf_counter()
+def _run(calls, path=None, clock=time.perf_counter):
+    started = clock()
     recording = recording_format.load(path) if path else None
     trace = record(LESSON, BLOCK, f"c{calls}", roots=ROOTS, recording=recording)
-    seconds = time.perf_counter() - started
+    seconds = clock() - started
     assert trace["status"] == "finished", trace.get("message")
     if path:
         replay = trace["replay"]
@@ -127,6 +129,60 @@ def one_length(calls, rounds, folder):
         out["distinct_bytes"] = distinct
         out["file_per_distinct"] = size / distinct
     return out
+
+
+def _held(size, rounds):
+    """Seconds and steps of ``keep_history``: a history of ``size`` messages, then
+    ``rounds`` rounds of two statements that leave it as it is."""
+    setup = f"ROUNDS = {size}\nSTEPS = {rounds}\nTASK = 'Read every file.'\n"
+    started = time.process_time()
+    trace = record(LESSON, "keep_history", "custom", roots=ROOTS, setup=setup,
+                   max_steps=1_000_000)
+    seconds = time.process_time() - started
+    assert trace["status"] == "finished", trace.get("message")
+    return seconds, len(trace["steps"])
+
+
+def per_step(rounds=5):
+    """The recorder's cost per step beside a history of 6, 60 and 600 messages the steps
+    do not change (a VALUE shows 50 items of a list: 60 and 600 show as much): (the run
+    with HELD_STEPS rounds − the run with none) ÷ their steps' difference, the sizes
+    alternating; and the scripted 1,000-call run ÷ the 100-call one, alternating (the
+    median of the pairs). Both in this process's CPU seconds (``time.process_time``),
+    which the machine's other work disturbs less than the wall clock."""
+    costs = {size: [] for size in HISTORIES}
+    for _ in range(rounds):
+        for size in HISTORIES:
+            (full, n_full), (bare, n_bare) = _held(size, HELD_STEPS), _held(size, 0)
+            costs[size].append((full - bare) / (n_full - n_bare))
+    low, high = HISTORIES[0], HISTORIES[-1]
+    cpu = partial(_run, clock=time.process_time)
+    pairs = [cpu(1000)[0] / cpu(100)[0] for _ in range(max(1, rounds // 2))]
+    return {"histories": HISTORIES, "steps": 2 * HELD_STEPS,
+            "per_step_s": {size: measures.summary(v) for size, v in costs.items()},
+            "ratio": measures.summary([b / a for a, b in zip(costs[low], costs[high])]),
+            "scripted_1000_100": measures.summary(pairs)}
+
+
+def _per_step_rows(result):
+    held = result.get("per_step")
+    if not held:
+        return []
+    costs = {int(k): v["median"] for k, v in held["per_step_s"].items()}
+    sizes = sorted(costs)
+    shown = " / ".join(f"{costs[n] * 1e6:.0f} µs" for n in sizes)
+    ratio = held["ratio"]
+    pairs = held["scripted_1000_100"]
+    goal = result["goals"]["scripted_1000_100"]
+    return [(f"runs at scale: the recorder's cost per step beside a history of "
+             f"{' / '.join(map(str, sizes))} messages its steps leave as they are, CPU "
+             f"(n={ratio['n']})", f"{shown}; {sizes[-1]} ÷ {sizes[0]} = **{ratio['median']:.1f}×** "
+             f"({ratio['min']:.1f}–{ratio['max']:.1f}), {sizes[-1]} ÷ {sizes[-2]} = "
+             f"{costs[sizes[-1]] / costs[sizes[-2]]:.2f}×", "", ""),
+            (f"runs at scale: the scripted run of 1,000 calls ÷ that of 100, alternating, CPU "
+             f"(n={pairs['n']} pairs)", f"**{pairs['median']:.1f}×** ({pairs['min']:.1f}–"
+             f"{pairs['max']:.1f})", f"≤ {goal}×", "met" if pairs["median"] <= goal
+             else "**not met**")]
 
 
 def _growth(rows):
@@ -160,8 +216,10 @@ def section(calls=CALLS, quick=False):
             print(f"  {n} model calls ...", flush=True)
             rows.append(one_length(n, 1 if quick else ROUNDS.get(n, 1), folder))
     _growth(rows)
+    print("  the recorder's cost per step beside a history ...", flush=True)
     return {"block": f"{LESSON}/{BLOCK}", "tool_output_bytes": 8192,
-            "python": sys.version.split()[0], "goals": GOALS, "lengths": rows}
+            "python": sys.version.split()[0], "goals": GOALS, "lengths": rows,
+            "per_step": per_step(1 if quick else 5)}
 
 
 def _by(result, calls):
@@ -216,7 +274,7 @@ def rows(result: dict | None) -> list[tuple[str, str, str, str]]:
         goal = result["goals"]["scripted_1000_100"]
         out.append(("runs at scale: the scripted run of 1,000 calls ÷ that of 100",
                     f"**{factor:.1f}×**", f"≤ {goal}×", "met" if factor <= goal else "**not met**"))
-    return out
+    return out + _per_step_rows(result)
 
 
 def main(argv=None):

@@ -17,7 +17,8 @@ from .recording.format import RecordingError, load as load_recording
 from . import cli_doctor, cli_recordings
 from .world import hashing, real
 
-EXIT_DIVERGED = 3   # a replay stopped: the program sent what the recording does not hold
+EXIT_DIVERGED = 3   # a replay stopped (the program sent what the recording does not hold),
+                    # or a schedule could not be followed (world/choices.py)
 
 
 
@@ -128,6 +129,11 @@ def _parser():
                        help="a replay goes on past a difference: each model call answered by "
                             "the recorded one at its place in its conversation, each "
                             "difference marked on its call")
+    trace.add_argument("--schedule", action="append", metavar="switch:K=NAME",
+                       help="repeatable: at the K-th switch point thread NAME runs next; "
+                            "model:K=NAME: thread NAME finishes before model call K (the "
+                            "run's threads; default: the preset's schedule, else first come "
+                            "first served); a choice the run cannot follow exits 3")
     cli_recordings.add_parsers(commands)
     cli_doctor.add_parser(commands)
     return parser
@@ -218,7 +224,8 @@ def main(argv=None, *, own_process=None):
         with Progress(f"{lesson_id}/{block}", sys.stderr, PROGRESS_EVERY):
             trace = record(lesson_id, block, args.scenario, roots=args.lessons,
                            max_steps=args.max_steps, setup=setup, fork=fork,
-                           recording=recording, tolerant=args.tolerant)
+                           recording=recording, tolerant=args.tolerant,
+                           schedule=args.schedule)
     except RecordingError as error:
         print(f"loopstep trace: {error}", file=sys.stderr)
         return 2
@@ -230,10 +237,13 @@ def main(argv=None, *, own_process=None):
         return 0
     lines = dict(row for row in shown.rows if row is not None)
     print(f"{trace['lesson']}/{trace['block']} · {args.scenario} · Python {trace['python']} "
-          f"({trace['backend']}) · {len(trace['steps'])} steps")
+          f"({trace['backend']}) · {len(trace['steps'])} steps"
+          + (f" · schedule {trace['schedule']['text']}" if trace.get("schedule", {}).get("text")
+             else ""))
     previous_out = 0
     printed = 0
     threads, thread = [t["name"] for t in trace.get("threads", ())], 0
+    points = switch_points(trace)
     for index, step in enumerate(trace["steps"]):
         hit = args.breakpoint is None or is_hit(step["event"], step["line"], step["end"],
                                                  args.breakpoint)
@@ -242,9 +252,10 @@ def main(argv=None, *, own_process=None):
             if printed > MAX_PRINTED_STEPS:
                 print(f"… {printed_note(trace['steps'], index, args.breakpoint)}")
                 break
-            if step.get("thread", 0) != thread:   # the running thread changed
-                thread = step["thread"]
-                print(f"{'':>5} ── thread {threads[thread]} ──")
+            point = points.get(index)
+            if step.get("thread", 0) != thread or (point and point[1]):   # the running
+                thread = step.get("thread", 0)         # thread changed, or could have
+                print(f"{'':>5} ── thread {threads[thread]} ──{point[0] if point else ''}")
             _print_step(index, step, lines, trace["stdout"], previous_out)
             previous_out = step["out"]
     print(f"status: {trace['status']}" + (f" ({trace['message']})" if trace["message"] else ""))
@@ -257,6 +268,8 @@ def main(argv=None, *, own_process=None):
     if trace.get("fork"):
         fork = trace["fork"]
         print(f"fork: {fork['call']} " + ("answered" if fork["applied"] else "not reached"))
+    if trace.get("schedule"):
+        print(schedule_line(trace["schedule"]))
     if trace["result"] is not None:
         print(f"result: {render(trace['result'])}")
     replay = trace.get("replay")
@@ -272,6 +285,9 @@ def main(argv=None, *, own_process=None):
               "(--json prints the whole trace)")
     else:
         print(stdout, end="" if stdout.endswith("\n") else "\n")
+    if trace.get("schedule", {}).get("error"):
+        print(f"loopstep trace: {trace['message']}", file=sys.stderr)
+        return EXIT_DIVERGED
     if replay and trace["status"] == "error":
         print(f"loopstep trace: {trace['message']}", file=sys.stderr)
         divergence = replay.get("divergence")
@@ -290,6 +306,28 @@ def _world_of(args):
         return load_lesson(target.partition("/")[0], args.lessons).world if target else None
     except (LessonError, KeyError, ValueError, OSError):
         return None
+
+
+def switch_points(trace):
+    """Step index → (`` switch K (runnable: …)``, whether another thread could have run):
+    the switch point whose chosen thread runs from that step (the last before it)."""
+    threads = [t["name"] for t in trace.get("threads", ())]
+    found = {}
+    for number, (step, _, runnable) in enumerate(trace.get("schedule", {}).get("points", ()), 1):
+        found[step] = (f" switch {number} (runnable: {', '.join(threads[i] for i in runnable)})",
+                       len(runnable) > 1)
+    return found
+
+
+def schedule_line(schedule):
+    """The summary's line of the schedule that ran (world/choices.py)."""
+    line = (f"schedule: {schedule['text'] or 'default (first come, first served)'} · "
+            f"{len(schedule['points'])} switch points")
+    if schedule.get("unreached"):
+        line += f" · not reached: {', '.join(schedule['unreached'])}"
+    if schedule.get("error"):
+        line += f" · not followed: {schedule['error']}"
+    return line
 
 
 def printed_note(steps, index, line):

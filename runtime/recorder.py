@@ -28,7 +28,7 @@ from .recording import calibrate, format as recording_format
 from .recording.replay import Divergence, NoAnswer, Replay, answerable
 from .recording.tools import RecordedTools
 from .run_request import DEFAULT_MAX_STEPS, RunRequest
-from .world import Tape, World, hashing, schedule
+from .world import Tape, World, choices, hashing, schedule
 
 __all__ = ["DEFAULT_MAX_STEPS", "MAX_OUTPUT_CHARS", "Output", "RunRequest", "record",
            "record_packed", "record_request", "targets"]
@@ -76,8 +76,8 @@ def _run(codes, builder, backend, program_files, namespace, capture=None, fork=N
                 recorded.uninstall()
     except StopRecording:
         pass
-    except (Divergence, NoAnswer) as stop:   # a replay that cannot go on (recording/replay.py)
-        return "error", str(stop), "", None
+    except (Divergence, NoAnswer, choices.Unfollowable) as stop:   # a replay that cannot go
+        return "error", str(stop), "", None       # on (recording/replay.py), a schedule
     except (KeyboardInterrupt, LessonError, ForkError):   # LessonError: a declared callable
         raise                                             # is missing; ForkError: see forks.py
     except SystemExit as exc:   # sys.exit(): the program ends as in CPython, no traceback
@@ -103,7 +103,8 @@ def _run(codes, builder, backend, program_files, namespace, capture=None, fork=N
 def record(lesson, block, scenario, **options):
     """Run ``block`` of ``lesson`` under preset ``scenario``; return the trace dict.
     ``options``: the keywords of ``RunRequest.of`` (run_request.py: roots, max_steps,
-    backend, setup, questions, agent, fork, recording, live, inputs, tolerant, world)."""
+    backend, setup, questions, agent, fork, recording, live, inputs, tolerant, world,
+    schedule)."""
     return record_request(RunRequest.of(lesson, block, scenario, **options))
 
 
@@ -148,16 +149,26 @@ def _record(request):
     """Run the block; return the trace header (the dict form without steps) and the columns.
     A replay of a recording without clock readings that stops where a request shows a time
     the run read runs again with that reading given back as the recorded time
-    (recording/calibrate.py); the trace's ``replay.clock_fixes`` counts them."""
+    (recording/calibrate.py; so does one showing the start of a uuid4 the run drew, or a
+    stand-in command's output, where the recorded request has another); the trace's
+    ``replay.clock_fixes`` counts them."""
     header, cols = _record_once(request)
     fixes = 0
     while _UNTIMED in header and fixes < calibrate.MAX_FIXES:
         tape, recording = header.pop(_UNTIMED)
-        fix = calibrate.clock_fix(header["replay"]["divergence"], tape["clock"])
-        if fix is None:
-            break
+        before, found = recording.get("world") or {}, header["replay"]["divergence"]
+        given = {"ids": before.get("ids", []), "outputs": before.get("outputs", [])}
+        fix = calibrate.clock_fix(found, tape["clock"])
+        if fix is None:   # else an id the run drew, else a command's output
+            ids = calibrate.id_fix(found, tape["drawn_ids"], given["ids"])
+            outputs = None if ids else calibrate.output_fix(found, tape["outputs"],
+                                                            given["outputs"])
+            if ids is None and outputs is None:
+                break
+            given.update({k: v for k, v in (("ids", ids), ("outputs", outputs)) if v})
         fixes += 1
-        recording = dict(recording, world={"seed": tape["seed"], "clock": fix})
+        recording = dict(recording, world=dict(given, seed=tape["seed"],
+                                               clock=fix or (before or tape)["clock"]))
         request = dataclasses.replace(request, answers=dataclasses.replace(
             request.answers, recording=recording))
         header, cols = _record_once(request, untimed=True)
@@ -224,7 +235,11 @@ def _record_once(request, untimed=False):
         inputs = recording["input"]
     if inputs is not None:
         run.inputs = tuple(inputs)
-    world = World(world_spec, Tape(recording.get("world") if recording is not None else None))
+    plan = choices.Plan(choices.parse(
+        request.schedule if request.schedule is not None or scenario == custom.CUSTOM
+        else spec.preset(scenario).schedule))
+    world = World(world_spec, Tape(recording.get("world") if recording is not None else None),
+                  plan)
     world.schedule.attach(builder)   # each step says which thread ran it
     stand_in_calls = run.model_codes()
     capture = Capture(spec.id, spec.agent or AgentSpec((), ()), builder,
@@ -285,6 +300,9 @@ def _record_once(request, untimed=False):
         header["probes"] = asked.result()
     if world.schedule.summary():
         header["threads"] = world.schedule.summary()
+        header["thread_states"] = world.schedule.scheduler.changes()
+    if world.schedule.summary() or plan.choices:   # which schedule ran, its switch points
+        header["schedule"] = plan.header(world.schedule.scheduler)
     for call, path in (replay.differs.items() if replay is not None and capture else ()):
         if call <= len(capture.calls):
             capture.calls[call - 1]["differs"] = path   # a tolerant replay's difference
@@ -303,7 +321,9 @@ def _record_once(request, untimed=False):
         header["replay"] = replay.summary()
         header["replay"]["tool_outputs"] = recorded.answered if recorded is not None else 0
         if header["replay"]["divergence"] and (untimed or "world" not in recording):
-            header[_UNTIMED] = (world.tape.to_dict(), recording)   # for _record's calibration
+            header[_UNTIMED] = (dict(world.tape.to_dict(), drawn_ids=world.tape.drawn_ids,
+                                     outputs=world.tape.outputs),
+                                recording)   # for _record's calibration
     return header, builder.cols
 
 

@@ -43,7 +43,9 @@ class RunRequest:
     "condition", "hits", "log"}], "watches": [text]}``, questions.py); their answers are
     the trace's ``probes``. ``agent``: record the model and tool calls the lesson declares
     (its ``[agent]`` table). ``max_steps``: the step cap. ``backend``: "monitoring" or
-    "settrace" (None: the best this interpreter has).
+    "settrace" (None: the best this interpreter has). ``schedule``: the schedule the
+    run's threads follow (world/choices.py: its text form, ``"switch:3=alice"``, or a list
+    of choices; "" the default schedule; None: the preset's ``schedule``, else the default).
     """
     lesson: str
     block: str
@@ -56,13 +58,14 @@ class RunRequest:
     agent: bool = True
     max_steps: int = DEFAULT_MAX_STEPS
     backend: str | None = None
+    schedule: object = None
 
     @classmethod
     def of(cls, lesson, block, scenario, *, roots=None, max_steps=DEFAULT_MAX_STEPS,
            backend=None, setup=None, questions=None, agent=True, fork=None, recording=None,
-           live=None, inputs=None, tolerant=False, world=None):
+           live=None, inputs=None, tolerant=False, world=None, schedule=None):
         """The request ``record(...)``'s keywords describe."""
         answers = Answers(recording, live, fork, None if inputs is None else tuple(inputs),
                           tolerant)
         return cls(lesson, block, scenario, roots, setup, answers, world, questions, agent,
-                   max_steps, backend)
+                   max_steps, backend, schedule)

@@ -5,7 +5,10 @@
 //                      recorder (runtime/) imported (a private Pyodide API, tied to the
 //                      exact build: see boot.json),
 //                      stored XOR the wasm's data segments, its zero runs left out
-//                      (web/static/js/boot/snapshot-delta.js)
+//                      (web/static/js/boot/snapshot-delta.js); made in a Node with
+//                      WebAssembly stack switching (JSPI) on, since Pyodide chooses
+//                      `pyodide.ffi.run_sync` once, while Python starts, and the snapshot
+//                      keeps that choice (boot.json `snapshot.stackSwitching`)
 //   empty.zip          an empty zip that stands in for python_stdlib.zip after a snapshot
 //                      restore until an import needs the real one (boot.js)
 //   boot.json          versions and sha256 of everything the fast path must match
@@ -126,6 +129,20 @@ async function fixedEntropy() {
   performance.now = () => (monotonic += 0.25);
 }
 
+/** Node's options that give WebAssembly stack switching (JSPI: `WebAssembly.Suspending`, or
+ * Node 20's `WebAssembly.Suspender`), for the process that makes the snapshot: Pyodide's
+ * `run_sync` is its real one in the snapshot only if Python started with JSPI there
+ * (jsproxy.c `jsproxy_init`), and the page's threads need it (runtime/world/stacks.py).
+ * Null when this Node has none. */
+function stackSwitchingOptions() {
+  const probe = "process.exit('Suspending' in WebAssembly || 'Suspender' in WebAssembly ? 0 : 1)";
+  for (const options of [[], ["--experimental-wasm-jspi"], ["--experimental-wasm-stack-switching"]]) {
+    // (an option this Node does not know ends the probe with "bad option")
+    if (spawnSync(process.execPath, [...options, "-e", probe]).status === 0) return options;
+  }
+  return null;
+}
+
 /** In a fresh process: boot on the trimmed zip, import the modules and the recorder,
  * snapshot memory. */
 async function snapshotChild(zipPath, modulesPath, outPath) {
@@ -142,7 +159,8 @@ async function snapshotChild(zipPath, modulesPath, outPath) {
   const zeroed = zeroUnused(pyodide._module);
   const snapshot = pyodide.makeMemorySnapshot();
   writeFileSync(outPath, snapshot);
-  process.stdout.write(JSON.stringify({ failed, modules, zeroed }));
+  const stackSwitching = Boolean(pyodide._module.jspiSupported);
+  process.stdout.write(JSON.stringify({ failed, modules, zeroed, stackSwitching }));
 }
 
 /** Zero the memory that holds nothing live, so that the snapshot stores runs of zeros
@@ -220,12 +238,17 @@ async function main(argv) {
   if (withSnapshot) {
     const modulesPath = path.join(out, ".modules.json");
     writeFileSync(modulesPath, JSON.stringify(modules));
-    const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--snapshot-child",
-      CONFIG_PATH, path.join(out, "python_stdlib.zip"), modulesPath, path.join(out, "snapshot.bin")],
-      { encoding: "utf8", maxBuffer: 1 << 24 });
+    const jspi = stackSwitchingOptions();
+    if (!jspi) {
+      console.warn("build_boot: this Node has no WebAssembly stack switching: the snapshot's " +
+        "Python cannot run threads in the page (boot.json snapshot.stackSwitching false)");
+    }
+    const child = spawnSync(process.execPath, [...(jspi ?? []), fileURLToPath(import.meta.url),
+      "--snapshot-child", CONFIG_PATH, path.join(out, "python_stdlib.zip"), modulesPath,
+      path.join(out, "snapshot.bin")], { encoding: "utf8", maxBuffer: 1 << 24 });
     rmSync(modulesPath);
     if (child.status !== 0) throw new Error(`snapshot failed:\n${child.stderr}`);
-    const { failed, modules: runtimeModules, zeroed } = JSON.parse(child.stdout);
+    const { failed, modules: runtimeModules, zeroed, stackSwitching } = JSON.parse(child.stdout);
     console.log(`zeroed before the snapshot: ${JSON.stringify(zeroed)}`);
     const bytes = packZeroRuns(xorDataSegments(
       new Uint8Array(readFileSync(path.join(out, "snapshot.bin"))), new Uint8Array(wasm)));
@@ -234,6 +257,9 @@ async function main(argv) {
       (name) => [`runtime/${name}`, sha256(readFileSync(path.join(RUNTIME, name)))]));
     snapshot = { file: "snapshot.bin", size: bytes.length, sha256: sha256(bytes),
       encoding: "zero-runs+xor-data-segments", failed,
+      // whether its Python can suspend a stack where the browser has JSPI (the worker's
+      // threads: runtime/world/stacks.py)
+      stackSwitching,
       // the recorder as imported into the snapshot: the worker imports it again from the
       // files the page serves unless their digest (the page's runtime config) is this
       // one (web/static/js/boot/snapshot-runtime.js)

@@ -10,6 +10,9 @@
 // "traces": {"dir", "format", "runtime", "maxSteps", "worker": worker.js's path,
 //                "lessons": [{"id", "files": {"lessons/REL" or "runtime/REL": abs path}, "digest",
 //                             "runs": {block: [preset, …]}}]}}
+// A run whose program starts threads is recorded again with `callPromising`, as the worker
+// does (worker.js `suspending`), so that its threads run as in CPython: this script runs
+// itself again in a Node with WebAssembly stack switching on when it was not given it.
 import { createHash } from "node:crypto";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -22,6 +25,17 @@ const configAt = process.argv.indexOf("--config") + 1;
 if (configAt === 0 || !process.argv[configAt]) {
   console.error("usage: node scripts/build_shipped_traces.mjs --config CONFIG.json");
   process.exit(2);
+}
+const STACKS = "Suspending" in WebAssembly || "Suspender" in WebAssembly;
+if (!STACKS && !process.env.LOOPSTEP_TRACES_CHILD) {
+  // Node 20 calls it --experimental-wasm-stack-switching, later ones --experimental-wasm-jspi
+  for (const option of ["--experimental-wasm-jspi", "--experimental-wasm-stack-switching"]) {
+    const probe = "process.exit('Suspending' in WebAssembly || 'Suspender' in WebAssembly ? 0 : 1)";
+    if (spawnSync(process.execPath, [option, "-e", probe]).status !== 0) continue;
+    const child = spawnSync(process.execPath, [option, ...process.argv.slice(1)],
+      { stdio: "inherit", env: { ...process.env, LOOPSTEP_TRACES_CHILD: "1" } });
+    process.exit(child.status ?? 1);
+  }
 }
 const CONFIG = JSON.parse(readFileSync(process.argv[configAt], "utf8"));
 const JOB = CONFIG.traces;
@@ -79,7 +93,11 @@ async function main() {
     for (const [block, presets] of Object.entries(lesson.runs)) {
       for (const preset of presets) {
         const roots = pyodide.toPy([`${WORKER_ROOT}/lessons`]);
-        const packed = entry.record(lesson.id, block, preset, roots, JOB.maxSteps);
+        let packed = entry.record(lesson.id, block, preset, roots, JOB.maxSteps);
+        // threads: again on stacks that suspend (runtime/world/stacks.py), as the worker does
+        if (entry.threads_wanted() && STACKS) {
+          packed = await entry.record.callPromising(lesson.id, block, preset, roots, JOB.maxSteps);
+        }
         roots.destroy();
         const rel = `${lesson.id}/${block}/${preset}.json`;
         mkdirSync(path.dirname(path.join(out, rel)), { recursive: true });

@@ -128,7 +128,7 @@ SCHEMA_ERRORS = [
     ("unknown language", [('title = {zh = "测", en = "T"}', 'title = {zh = "测", en = "T", fr = "T"}')],
      "", "[title]", "unknown key 'fr' (known: zh, en)"),
     ("unknown preset key", [('en = "Normal"', 'en = "Normal"\ndefault = true')], "",
-     "(preset normal)", "unknown key 'default' (known: name, zh, en, input, recording)"),
+     "(preset normal)", "unknown key 'default' (known: name, zh, en, input, recording, schedule)"),
     ("unknown block key", [('entry = "f()"', 'entry = "f()"\nline = 3')], "",
      "(block f)", "unknown key 'line' (known: symbol, symbols, id, source, presets, entry, input)"),
     ("unknown stage key", [('id = "s"', 'id = "s"\ncolour = "red"')], "",

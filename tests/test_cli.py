@@ -41,7 +41,8 @@ def test_unknown_block(capsys):
 
 @pytest.mark.parametrize("argv,said", [
     (["nope/x"], "loopstep trace: no lesson 'nope' among the bundled lessons (agent-whole, "
-                 "lcc-s06, s01, s06, s06-day56, s06-recursive) — a lesson of your own? add --lessons DIR, "
+                 "lcc-s06, s01, s06, s06-day56, s06-recursive, s08-background, s09-team) — a "
+                 "lesson of your own? add --lessons DIR, "
                  "the folder holding the lesson's folder\n"),
     (["s06/run_subagent", "--scenario", "nope"],
      "loopstep trace: block s06/run_subagent has no preset 'nope' (its presets: normal, "

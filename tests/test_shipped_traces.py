@@ -96,9 +96,13 @@ def test_every_recording_is_the_one_pyodide_records_live(index, tmp_path):
     files = {}
     for lesson in LESSONS.values():
         files.update({rel: str(path) for rel, path in lesson.files.items()})
+    # a run that started threads was recorded with callPromising, as the worker records it
     runs = [{"lesson": lesson, "block": block, "scenario": preset, "packed": True,
-             "maxSteps": DEFAULT_MAX_STEPS} for lesson, block, preset in RUNS]
-    live = record_in_pyodide(tmp_path, files, runs)["traces"]
+             "maxSteps": DEFAULT_MAX_STEPS,
+             "suspending": "threads" in json.loads(shipped_file(lesson, block, preset).read_text("utf-8"))}
+            for lesson, block, preset in RUNS]
+    live = record_in_pyodide(tmp_path, files, runs,
+                             node_options=("--experimental-wasm-stack-switching",))["traces"]
     assert len(live) == len(RUNS)
     for run, trace in zip(RUNS, live):
         shipped = json.loads(shipped_file(*run).read_text("utf-8"))

@@ -206,3 +206,14 @@ def test_a_command_takes_virtual_time_only_once_the_run_has_a_thread(root):
     trace = run(root, "commands")
     # 0.1 s the command, 5 s its sleep, in which the thread printed
     assert trace["stdout"] == "hi\n0.0 5.101\n"
+
+
+def test_a_command_times_out_on_the_virtual_clock_in_any_thread(root):
+    threads_lesson.write_timeouts(root)
+    trace = run(root, "timeouts")
+    # bg's first command is done at 5.1 s; main's times out at 120.1 s, bg's second at
+    # 305.2 s (0.1 s each command, then its sleep up to the timeout): TimeoutExpired each;
+    # then `timeout 2 sleep 5` exits 124 at 307.3 s
+    assert trace["status"] == "finished", trace["message"]
+    assert trace["stdout"] == threads_lesson.TIMEOUTS_SHOWN
+    assert run(root, "timeouts")["steps"] == trace["steps"]

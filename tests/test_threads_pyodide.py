@@ -1,17 +1,19 @@
 """The run's threads inside the bundled Pyodide (Node): called so that its stacks can
 suspend (``callPromising``, WebAssembly stack switching: Node 20 with
 ``--experimental-wasm-stack-switching``), every program of tests/threads_lesson.py and the
-two-thread agent print and step as in CPython, each thread a stack of its own
+two-thread agent and the command timeouts print and step as in CPython, each thread a stack of its own
 (runtime/world/stacks.py); called as usual, a run that starts a thread ends with
 ``ThreadsUnavailable`` and says why — even when the program catches ``Exception`` — and
 asks to be run again (``threads_wanted``), while a program whose locks never wait runs as
 in CPython."""
 
 import pytest
+import test_thread_lessons as thread_lessons
 import threads_lesson
 import world_lesson
 from pyodide_node import record_in_pyodide
 
+from loopstep.runtime.catalog.lessons import load_lessons
 from loopstep.runtime.recorder import record
 from loopstep.runtime.world import threading_standin
 
@@ -42,6 +44,7 @@ def _lessons(temp):
         files |= world_lesson.write(lessons, name, threads_lesson.code_of(body), entry="main()")
     threads_lesson.write_agent(lessons)
     files |= {f"bgagent/{p.name}": str(p) for p in (lessons / "bgagent").iterdir()}
+    files |= threads_lesson.write_timeouts(lessons)
     return lessons, files
 
 
@@ -61,10 +64,17 @@ def _cpython(lessons, name):
 def suspending(tmp_path_factory):
     temp = tmp_path_factory.mktemp("threads_jspi")
     lessons, files = _lessons(temp)
-    names = NAMES + ["bgagent"]
-    traces = record_in_pyodide(temp, files, [_job(n, suspending=True) for n in names],
+    names = NAMES + ["bgagent", "timeouts"]
+    bundled = load_lessons()   # and the bundled lessons of threads (test_thread_lessons.py)
+    files |= {rel: str(path) for lesson in {run[0] for run in thread_lessons.RUNS}
+              for rel, path in bundled[lesson].files.items()}
+    runs = thread_lessons.RUNS + thread_lessons.SCHEDULED
+    jobs = [_job(n, suspending=True) for n in names] + [
+        {"lesson": run[0], "block": run[1], "scenario": run[2], "suspending": True,
+         **({"schedule": run[3]} if len(run) > 3 else {})} for run in runs]
+    traces = record_in_pyodide(temp, files, jobs,
                                node_options=("--experimental-wasm-stack-switching",))["traces"]
-    return dict(zip(names, traces)), lessons
+    return dict(zip(names + runs, traces)), lessons
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +86,7 @@ def plain(tmp_path_factory):
     return dict(zip(names, result["traces"])), lessons, result["value"]
 
 
-@pytest.mark.parametrize("name", NAMES + ["bgagent"])
+@pytest.mark.parametrize("name", NAMES + ["bgagent", "timeouts"])
 def test_with_stack_switching_threads_run_as_in_cpython(suspending, name):
     traces, lessons = suspending
     trace, cpython = traces[name], _cpython(lessons, name)
@@ -84,6 +94,13 @@ def test_with_stack_switching_threads_run_as_in_cpython(suspending, name):
     assert trace["stdout"] == cpython["stdout"]
     assert trace["steps"] == cpython["steps"]
     assert trace.get("threads") == cpython.get("threads")
+
+
+@pytest.mark.parametrize("run", thread_lessons.RUNS + thread_lessons.SCHEDULED,
+                         ids=["/".join(r) for r in thread_lessons.RUNS + thread_lessons.SCHEDULED])
+def test_the_bundled_lessons_of_threads_run_as_in_cpython(suspending, run):
+    traces, _lessons = suspending
+    thread_lessons.same_in_both(run, traces[run])
 
 
 def test_without_it_the_run_says_why_and_asks_to_be_run_again(plain):

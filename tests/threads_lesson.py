@@ -298,3 +298,46 @@ def write_agent(root):
     (folder / "agent.py").write_text(AGENT_SOURCE, "utf-8")
     (folder / "setup.py").write_text(AGENT_SETUP, "utf-8")
     (folder / "lesson.toml").write_text(AGENT_TOML, "utf-8")
+
+
+# A command's timeout in a thread (the course's s08 runs each background command with
+# timeout=300 and turns TimeoutExpired into a "timeout" notification): the stand-in
+# shell's sleep spends the timeout in virtual time, and the one that would outlast it
+# raises TimeoutExpired, in a thread as in the main thread; the shell's own `timeout N`
+# the same way (exit status 124) (world/timeouts.py).
+TIMEOUTS = '''import subprocess
+import threading
+import time
+
+
+def run(command, timeout):
+    try:
+        r = subprocess.run(command, shell=True, capture_output=True, text=True,
+                           timeout=timeout)
+        return r.stdout.strip()
+    except subprocess.TimeoutExpired as e:
+        return f"Error: {e}"
+
+
+def background(results):
+    results.append(("bg", run("sleep 5 && echo built", 60)))
+    results.append(("bg", run("sleep 400 && echo never", 300)))
+
+
+def main():
+    results = []
+    worker = threading.Thread(target=background, args=(results,), name="bg", daemon=True)
+    worker.start()
+    results.append(("main", run("sleep 200", 120)))
+    worker.join()
+    results.append(("main", run("timeout 2 sleep 5; echo $?", 60)))   # GNU's 124
+    print(results, round(time.monotonic(), 1))
+'''
+TIMEOUTS_SHOWN = ("[('bg', 'built'), ('main', \"Error: Command 'sleep 200' timed out after "
+                  "120 seconds\"), ('bg', \"Error: Command 'sleep 400 && echo never' timed "
+                  "out after 300 seconds\"), ('main', '124')] 307.3\n")
+
+
+def write_timeouts(root):
+    return world_lesson.write(root, "timeouts", TIMEOUTS, entry="main()",
+                              extra='[standins]\nmodules = ["subprocess"]\n')

@@ -110,10 +110,17 @@ def block_view(lesson, block, lang: str, scenario: str | None = None) -> dict:
         "rows": block_rows(block),
         "presets": [{"name": n, "label": preset_label(lesson, n, lang)} for n in block.presets],
         "setup_text": setup_display(lesson, block.id, scenario),
-        "agent": lesson.agent is not None,   # event breakpoints: a run may make model calls
+        # event breakpoints: a run may make model calls, or start threads
+        "agent": lesson.agent is not None or starts_threads(block),
         "recordable": answerable(lesson),    # a recording file may answer its model calls
         "takes_input": bool(lesson.standins and lesson.standins.input),  # a live run's prompt
     }
+
+
+def starts_threads(block) -> bool:
+    """Whether the block's shown code names threads (its runs' thread events: event
+    breakpoints on a thread's start and on switches)."""
+    return any(row is not None and "Thread" in row[1] for row in block.rows)
 
 
 def setup_display(lesson, block_id: str, scenario: str) -> str:

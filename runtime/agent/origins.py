@@ -53,6 +53,42 @@ def _frozen(value, depth=FREEZE_DEPTH):
     return (id(value),)
 
 
+def _unchanged(value, was, depth=FREEZE_DEPTH):
+    """``_frozen(value, depth) == was``, without making the copy (the check of each step)."""
+    kind = type(value)
+    if kind in _LEAVES:   # inside a tuple, == holds for the same object (a NaN too)
+        return value == was if depth == FREEZE_DEPTH else value is was or value == was
+    if depth == 0:
+        return was == (id(value),)
+    depth -= 1
+    shaped = type(was) is tuple and len(was) == 3   # as _frozen makes a container's
+    if kind is dict:
+        if not shaped or was[0] != "d" or was[1] != len(value):
+            return False
+        pairs = was[2]
+        if len(pairs) != min(len(value), FREEZE_ITEMS):
+            return False
+        for (key, item), (was_key, was_item) in zip(value.items(), pairs):
+            if not (key is was_key or key == was_key) or not _unchanged(item, was_item, depth):
+                return False
+        return True
+    if kind is list or kind is tuple:
+        if not shaped or was[0] != "l" or was[1] != len(value):
+            return False
+        items = was[2]
+        if len(items) != min(len(value), FREEZE_ITEMS):
+            return False
+        for item, was_item in zip(value, items):
+            if not _unchanged(item, was_item, depth):
+                return False
+        return True
+    attrs = getattr(value, "__dict__", None)
+    if type(attrs) is dict:
+        return shaped and was[0] == "o" and was[1] == id(value) and _unchanged(
+            attrs, was[2], depth)
+    return was == (id(value),)
+
+
 class _Watched:
     __slots__ = ("messages", "length", "last", "added_at", "waiting", "items", "frozen")
 
@@ -84,11 +120,12 @@ class _Watched:
         sent = len(items)
         length = len(messages)
         edits_from = max(sent - EDIT_WINDOW, 0)
-        if length >= sent and messages[:sent] == items:
-            items = self.items = messages[:sent]   # an equal replacement is the message now
+        head = messages[:sent] if length >= sent else None   # one copy, compared at C speed
+        if head is not None and head == items:
+            items = self.items = head   # an equal replacement is the message now
             frozen = self.frozen
             for position in range(edits_from, sent):
-                if _frozen(items[position]) != frozen[position]:
+                if not _unchanged(items[position], frozen[position]):
                     return "edited", position
             return None
         for position in range(min(sent, length)):

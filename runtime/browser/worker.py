@@ -4,6 +4,7 @@ recording file the reader loaded, when given: ``recording_problem`` checks that 
 first), the recording file of a preset (to download it), and name the precompiled modules
 that were not compiled from the sources beside them. The build's shipped traces
 (scripts/build_shipped_traces.mjs) and the Node tests record through the same ``record``."""
+import contextlib
 import json
 import sys
 
@@ -54,11 +55,11 @@ def preset_recording(lesson, scenario, roots):
 
 
 def record(lesson, block, scenario, roots, max_steps, setup=None, questions=None, fork=None,
-           recording=None, tolerant=False):
+           recording=None, tolerant=False, schedule=None):
     """A block's packed trace (JSON text). ``questions``, ``fork`` and ``recording`` (a
     file's text, checked by ``recording_problem``) come as JSON text; ``max_steps`` 0 is the
-    recorder's default; ``tolerant``: a replay goes on past a difference."""
-    sys.setrecursionlimit(RECURSION_LIMIT)  # lesson code may have raised it
+    recorder's default; ``tolerant``: a replay goes on past a difference; ``schedule``: the
+    schedule's text form (world/choices.py, the URL's ``sched=``; None: the preset's)."""
     threads_wanted()   # asked of this run only
     kwargs = {"roots": list(roots)}
     if max_steps:
@@ -73,7 +74,22 @@ def record(lesson, block, scenario, roots, max_steps, setup=None, questions=None
         kwargs["recording"] = json.loads(recording)
     if tolerant:
         kwargs["tolerant"] = True
-    return recorder.record_packed(lesson, block, scenario, **kwargs)
+    if schedule is not None:
+        kwargs["schedule"] = str(schedule)
+    with _recursion_limit():
+        return recorder.record_packed(lesson, block, scenario, **kwargs)
+
+
+@contextlib.contextmanager
+def _recursion_limit():
+    """The page's recursion limit for a run (lesson code may have raised it), the one
+    before given back after it (a CPython process calling this keeps its own)."""
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(RECURSION_LIMIT)
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(before)
 
 
 def _loads(text, what):
@@ -91,9 +107,9 @@ def record_live(lesson, block, scenario, roots, max_steps, options, send, report
     timeoutMs, input?}; ``send`` the worker's request function, ``report`` hears of each
     call. JSON text {recording, status, error}."""
     from ..live import browser
-    sys.setrecursionlimit(RECURSION_LIMIT)
-    return browser.run(lesson, block, scenario, list(roots), json.loads(options), send,
-                       report, int(max_steps or 0))
+    with _recursion_limit():
+        return browser.run(lesson, block, scenario, list(roots), json.loads(options), send,
+                           report, int(max_steps or 0))
 
 
 def stale(compiled):

@@ -20,6 +20,7 @@ from .shown import WHOLE
 from .syntax import located
 from ..standins.spec import standins_from_toml
 from ..world.spec import world_from_toml
+from ..world import choices
 
 RUNTIME_DIR = Path(__file__).resolve().parent.parent
 BUNDLED_ROOTS = (RUNTIME_DIR / "lessons", RUNTIME_DIR.parent / "stubs")
@@ -35,6 +36,7 @@ class Preset:
     en: str
     input: tuple | None = None   # the answers of input() under this preset (None: its block's)
     recording: str | None = None   # path (relative to a root) of the recording answering it
+    schedule: str | None = None    # the schedule its run follows (world/choices.py text form)
 
 
 @dataclass(frozen=True)
@@ -251,6 +253,16 @@ def _answers(raw):
     return None if raw.get("input") is None else tuple(raw["input"])
 
 
+def _schedule(raw, where):
+    """A preset's ``schedule`` in its text form (world/choices.py), None when it has none."""
+    if raw.get("schedule") is None:
+        return None
+    try:
+        return choices.canonical(raw["schedule"])
+    except ValueError as error:
+        raise LessonError(where, str(error)) from None
+
+
 def _stage(raw, where, blocks):
     here = f"{where} (stage {raw['id']})"
     spans = []
@@ -296,7 +308,8 @@ def load_lesson_file(lesson_id, toml_path, roots):
     for module in modules:
         files[module] = resolve(module, roots, f"{where} [modules]")
     presets = tuple(Preset(raw["name"], raw["zh"], raw["en"], input=_answers(raw),
-                           recording=raw.get("recording"))
+                           recording=raw.get("recording"),
+                           schedule=_schedule(raw, f"{where} (preset {raw['name']}) [schedule]"))
                     for raw in data["presets"])
     for preset in presets:
         if preset.recording is not None:

@@ -18,6 +18,8 @@ docs/authoring.md, "lesson.toml reference").
 import re
 from dataclasses import dataclass
 
+from ..world import choices
+
 LANGS = ("zh", "en")
 
 
@@ -243,9 +245,12 @@ DOTTED = ListOf(Text("a dotted Python name"), "an array of dotted names", min_it
 # the answers of input() (as [standins] input): a preset's win over its block's, a block's
 # over the lesson's
 INPUT = ListOf(Text(blank=True), "an array of texts", min_items=0, unique=False)
-# `recording`: a recording file (docs/recordings.md) answering the preset's model calls
+# `recording`: a recording file (docs/recordings.md) answering the preset's model calls;
+# `schedule`: the choices its run's threads follow (runtime/world/choices.py)
+SCHEDULE = ListOf(Text(f"a schedule choice, {choices.EXAMPLE}", valid=choices.valid_item),
+                  "an array of schedule choices", min_items=0)
 PRESET = Table({"name": NAME, "zh": TEXT, "en": TEXT, "input": optional(INPUT),
-                "recording": optional(PATH)})
+                "recording": optional(PATH), "schedule": optional(SCHEDULE)})
 SYMBOLS = ListOf(Text('a function or method name (f, Class.method), or "*" alone',
                       valid=lambda value: value == "*" or _def_name(value)),
                  'an array of function or method names, or ["*"]')

@@ -1,7 +1,8 @@
 """Functions made for questions: checked expressions (expressions.py) compiled into the body
 of a function that reads a frame's locals from the recorder's ``prev`` of the step.
 
-``prev`` is {name: (value, VALUE)} for the locals bound at the step (steps.py). The names
+``prev`` is {name: (value, VALUE)} for the locals bound at the step (steps.py; a container
+held from step to step has its trace/kept.py ``Kept`` third). The names
 an expression reads that are bound there become locals of the function (a comprehension
 sees them as any closure would); every other name is a global of the function, which is
 made with the frame's globals: the same lookups as ``eval`` in the frame, without reading

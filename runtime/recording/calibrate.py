@@ -7,17 +7,29 @@ the run took, the run is recorded again with that reading given back as the reco
 
 ``clock_fix(divergence, readings)`` finds the reading and its recorded value; the recorder
 calls it after a replay that diverged (recorder.py), at most MAX_FIXES times a run.
+Likewise ``id_fix``: where the request shows, at the first difference, the start of a
+``uuid.uuid4()`` the run drew (its text or hex, ``str(uuid.uuid4())[:8]``) and the recorded
+request other hex digits of the same length, the run is recorded again with that draw
+given back as a uuid starting with the recorded digits (the world's tape). And
+``output_fix``: where the request differs from the recorded one only in the span where it
+shows a stand-in command's output (stdout and stderr, stripped), the run is recorded again
+with that command answered by the recorded text there (a background command's output on
+the author's machine, which no recorded tool execution holds).
 A time shows as seconds since the epoch (``1767258000``, ``1767258000.123``), milliseconds
 (13 digits) or an ISO 8601 date and time (``2026-01-01T09:00:00[.ffffff]``, read as UTC:
 a run's time zone is UTC, runtime/world/clock.py).
 """
 
+import json
 import re
 from datetime import datetime, timezone
 
 MAX_FIXES = 16
 _TOKEN = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?"
                     r"|\d{13}|\d{10}(?:\.\d{1,7})?")
+
+
+_HEX = re.compile(r"[0-9a-f][0-9a-f-]*")
 
 
 def _first_difference(a, b):
@@ -73,4 +85,74 @@ def clock_fix(divergence, readings):
         if kind == "wall" and shown <= micros < shown + resolution:
             fixed = round(target * 1_000_000) + (micros - shown)   # keeps what the text cut
             return [list(entry) for entry in readings[:position]] + [["wall", fixed]]
+    return None
+
+
+def _hex_at(text, index):
+    for match in _HEX.finditer(text):
+        if match.start() <= index < match.end():
+            return match
+        if match.start() > index:
+            break
+    return None
+
+
+def id_fix(divergence, drawn, given=()):
+    """The uuid4 draws (``[[draw number, hex], …]``) a replay gives back so that the id
+    shown as ``divergence["sent"]`` shows as its ``recorded`` text; None when the difference
+    is not the start of a uuid this run drew (``drawn``: their hex, in order)."""
+    if not divergence or not drawn:
+        return None
+    recorded, sent = divergence.get("recorded"), divergence.get("sent")
+    if not isinstance(recorded, str) or not isinstance(sent, str):
+        return None
+    index = _first_difference(recorded, sent)
+    got, wanted = _hex_at(sent, index), _hex_at(recorded, index)
+    if got is None or wanted is None or got.start() != wanted.start() or \
+            len(got.group()) != len(wanted.group()) or len(got.group()) < 6:
+        return None
+    token, target = got.group(), wanted.group()
+    for number, value in enumerate(drawn):
+        text = f"{value[:8]}-{value[8:12]}-{value[12:16]}-{value[16:20]}-{value[20:]}"
+        for form in (text, value):
+            if form.startswith(token):
+                fixed = (target + form[len(token):]).replace("-", "")
+                if len(fixed) == 32 and all(c in "0123456789abcdef" for c in fixed):
+                    return [list(entry) for entry in given if entry[0] != number] + \
+                        [[number, fixed]]
+    return None
+
+
+def _decoded(value):
+    """A divergence's value: the text it shows (a JSON text of a string: that string)."""
+    try:
+        found = json.loads(value) if isinstance(value, str) else value
+    except ValueError:
+        return value
+    return found if isinstance(found, str) else value
+
+
+def output_fix(divergence, outputs, given=()):
+    """The command outputs (``[[command number, text], …]``) a replay gives back so that
+    ``divergence["sent"]`` shows as its ``recorded`` text; None when the difference is not
+    exactly a stand-in command's output (``outputs``: this run's, in order)."""
+    if not divergence or not outputs:
+        return None
+    recorded, sent = (_decoded(divergence.get(key)) for key in ("recorded", "sent"))
+    if not isinstance(recorded, str) or not isinstance(sent, str) or recorded == sent:
+        return None
+    done = {entry[0] for entry in given}
+    for number in range(len(outputs) - 1, -1, -1):
+        shown = outputs[number].strip()
+        if number in done or not shown:
+            continue
+        at = sent.find(shown)
+        while at >= 0:
+            head, tail = sent[:at], sent[at + len(shown):]
+            if recorded.startswith(head) and recorded.endswith(tail) and \
+                    len(recorded) >= len(head) + len(tail):
+                text = recorded[len(head):len(recorded) - len(tail)]
+                if text != shown:
+                    return [list(entry) for entry in given] + [[number, text]]
+            at = sent.find(shown, at + 1)
     return None

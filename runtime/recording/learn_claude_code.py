@@ -7,7 +7,8 @@ request carries field by field (the program appended the response to its message
 taken from there; any other stays ``unknown`` with its text, and the page shows it raw. A
 tool output the capture cut at 5,000 characters is taken whole from the next request's
 tool_result when one holds it, else is marked ``cut``. The trace stores no working
-folder: ``cwd`` gives the one the run had.
+folder: ``cwd`` gives the one the run had. Calls of threads that overlapped (numbered
+when they began, listed when they ended) keep their start order (``started``).
 """
 
 import json
@@ -101,6 +102,21 @@ def _whole_output(execution, response, cycles, index):
     return output, True
 
 
+def _started(cycles):
+    """Per cycle, its place in the order the calls began, when they overlapped (threads),
+    else None. The capture numbers a cycle when it begins (the calls ended so far, plus
+    one) and lists it when it ends: numbers out of order, or repeated, mean overlap; calls
+    numbered alike began in the order they ended."""
+    numbers = [cycle.get("cycle") for cycle in cycles]
+    if not all(isinstance(n, int) for n in numbers) or numbers == list(range(1, len(numbers) + 1)):
+        return None
+    order = sorted(range(len(cycles)), key=lambda at: (numbers[at], at))
+    started = [0] * len(cycles)
+    for place, at in enumerate(order, 1):
+        started[at] = place
+    return started
+
+
 def convert(trace, where, cwd):
     """The recording of a learn-claude-code trace (already parsed); TraceError if it is not one."""
     found = first_error(trace, _TRACE)
@@ -110,6 +126,7 @@ def convert(trace, where, cwd):
     model = trace.get("model") or (cycles[0]["request"].get("model", "") if cycles else "")
     recording = recording_format.new(trace.get("version") or SOURCE, None, None, "anthropic",
                                      model, None, cwd, imported_from=SOURCE)
+    started = _started(cycles)
     for index, cycle in enumerate(cycles):
         response = dict(cycle["response"])
         response["content"] = _rebuilt(response["content"], cycles, index)
@@ -120,9 +137,11 @@ def convert(trace, where, cwd):
             if cut:
                 tool["cut"] = True
             tools.append(tool)
-        recording["calls"].append({"request": cycle["request"], "response": response,
-                                   "seconds": cycle.get("elapsed_ms", 0) / 1000,
-                                   "tools": tools})
+        call = {"request": cycle["request"], "response": response,
+                "seconds": cycle.get("elapsed_ms", 0) / 1000, "tools": tools}
+        if started:
+            call["started"] = started[index]
+        recording["calls"].append(call)
     return recording_format.check(recording, where)
 
 

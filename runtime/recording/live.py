@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 from . import format as recording_format
 from .replay import swap_text
 from .sent import Sent
-from ..world import real
+from ..world import real, schedule
 
 DEFAULT_BASE = {"anthropic": "https://api.anthropic.com", "openai": "https://api.openai.com/v1"}
 KEY_ENV = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}
@@ -61,6 +61,8 @@ class Live:
         self.depth = lambda: 0   # set by the recorder: the conversation depth of this call
         self.failure = None
         self._sent = Sent()      # the messages sent: only a request's new ones are made normal
+        self._begun = 0          # calls begun (threads: a call's ``started``)
+        self._starts = {}        # thread name → the place its call in progress began at
         self.recording = recording_format.new(*made_for, provider, model or "",
                                               origin(self.base), cwd)
 
@@ -97,6 +99,13 @@ class Live:
         self.failure = reason
         return ProviderError(reason)
 
+    def begin(self):
+        """A model call begins (before its virtual time, runtime/standins/sdk.py)."""
+        self._begun += 1
+        thread = _thread_name()
+        if thread is not None:
+            self._starts[thread] = self._begun
+
     def answer(self, provider, request, forked=False, has_reply=False):
         """The provider's answer to the program's next call (recorded as made)."""
         if provider != self.provider:
@@ -108,6 +117,9 @@ class Live:
         seconds = round(real.monotonic() - started, 3)
         calls = self.recording["calls"]
         calls.append({"request": body, "response": response, "seconds": seconds, "tools": []})
+        thread = _thread_name()
+        if thread is not None:   # the run has threads: which made it, when it began
+            calls[-1].update(thread=thread, started=self._starts.pop(thread, self._begun))
         self.recording["model"] = str(response.get("model") or sent.get("model", ""))
         usage = response.get("usage") or {}
         tokens = (usage.get("input_tokens", usage.get("prompt_tokens", 0)),
@@ -117,6 +129,13 @@ class Live:
                       f"{tokens[0]} in / {tokens[1]} out tokens, {seconds:.2f} s")
         cwd = self.recording["cwd"]
         return swap_text(response, cwd, self.real) if self.real and self.real != cwd else response
+
+
+def _thread_name():
+    """The calling thread's name once the run has started a thread, else None."""
+    scheduler = schedule.current()
+    record = scheduler.me() if scheduler is not None and scheduler.started else None
+    return record.name if record is not None else None
 
 
 def _asked(provider, response):

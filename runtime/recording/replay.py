@@ -21,6 +21,7 @@ the program as the real folder.
 """
 
 from .compact import links
+from .interleave import Interleaving, concurrent
 from .normal import (REORDERED, canonical, first_difference, normal, quick_text,
                      reordered_texts, request_body, same, unordered)
 from .sent import EMPTY
@@ -101,17 +102,30 @@ class Replay:
         self._links = None        # per recorded call: (call it continues, messages kept)
         self._snaps = {}          # call number → the Snapshot of the messages it sent (sent.py)
         self._kept = 0            # the messages of this call _known found unchanged
+        # calls that overlapped (threads): answered by conversation, in turn (interleave.py)
+        self.order = Interleaving(self) if concurrent(self.calls) and not tolerant else None
+
+    def begin(self):
+        """A model call begins (runtime/standins/sdk.py): threads' calls are in flight
+        until answered (interleave.py)."""
+        if self.order:
+            self.order.begin()
 
     def answer(self, provider, request, forked=False, has_reply=False):
         """The recorded response (provider JSON) of the next call; None when the caller
         answers it itself (the fork's call, or after it the setup's model function)."""
+        if self.stopped is not None and self.order:
+            raise self.stopped   # another thread's call diverged: the run stops here too
         self.made += 1
         call = self.made
         if self.forked:
             if has_reply:
                 return None
             raise self.stop(NoAnswer(call))
-        number = self._position(request) if self.tolerant else call
+        number = self._position(request) if self.tolerant else \
+            self.order.match(request) if self.order else call
+        if number is None and self.order and not self.order.main_thread():
+            self.order.hold()   # in flight when the recording ended: never answered
         if number is None or number > len(self.calls):
             raise self.stop(Divergence(call, BEYOND, f"{len(self.calls)} model calls",
                                        "one more call"))
@@ -131,6 +145,13 @@ class Replay:
                 self.differs[call] = found[0]
         if not self.tolerant:
             self._remember(number, request.get("messages"))
+        if self.order:
+            thread = self.order.thread_of(number)
+            if thread is not None and thread != self.order.thread_name():
+                raise self.stop(Divergence(call, "thread", thread, self.order.thread_name()))
+            self.order.wait_turn(number)
+            self.order.end(number)
+            self.order.answered()
         self.current = number
         if forked:
             self.forked = True
@@ -202,12 +223,15 @@ class Replay:
     def summary(self):
         """The trace's ``replay`` key."""
         recording = self.recording
-        made = min(self.made, len(self.calls))
+        flying = self.order.note() if self.order and self.stopped is None else None
+        made = min(self.made - (self.order.held if self.order else 0), len(self.calls))
         note = None
         if self.stopped is None and not self.forked and made < len(self.calls):
             note = f"the run made {made} of the {len(self.calls)} recorded model calls"
+        if flying:
+            note = flying if note is None else f"{note}; {flying}"
         return {"provider": recording["provider"], "model": recording["model"],
-                "calls": len(self.calls), "made": self.made,
+                "calls": len(self.calls), "made": made if flying else self.made,
                 "imported_from": recording.get("imported_from"),
                 "made_for": recording["made_for"],
                 "divergence": self.stopped.to_dict()

@@ -15,7 +15,8 @@ A call the recording does not hold runs the handler when the model call's answer
 for a tool of its name that the recording holds no execution of (learn-claude-code
 records no ``task`` execution: its handler is the subagent's own loop, which runs and is
 stepped), or when no execution of its name is left; so does every call after a fork's
-model call. Any other call stops the run (``ToolDivergence``: ``tool call not in the
+model call, and (threads) every call of a handler that starts a thread and every call in a
+replay of a recording whose calls overlapped (interleave.py). Any other call stops the run (``ToolDivergence``: ``tool call not in the
 recording at model call K: NAME(INPUT)``, the recorded execution beside it); a tolerant
 replay answers it with the first such execution and marks it ``differs: "tool:NAME"``.
 The handler gets a dispatcher for the run (runtime/agent/dispatch.py): the lesson's code
@@ -28,6 +29,7 @@ import json
 
 from ..agent.capture import lookup
 from ..agent.dispatch import Dispatchers
+from .interleave import starts_thread
 from .pairing import pairs, shown_input, unwrap, views
 from .replay import ToolDivergence, swap_text
 
@@ -51,6 +53,7 @@ class RecordedTools:
         self.routes = {}           # function → [(key, bound args, bound keywords)]
         self.names_of = {}         # a handler's own code → its name in the capture
         self._dispatchers = Dispatchers()
+        self._starters = {}        # function → whether it starts a thread (it runs)
 
     def install(self, namespace, capture=None):
         """Give the handlers found in ``namespace`` dispatchers; called again for the ones
@@ -81,6 +84,7 @@ class RecordedTools:
                 name = table.pop(code, None)
                 if name is None:
                     name = self.names_of.get(code)
+                self._starters[function] = starts_thread(function)   # before its code swaps
                 dispatcher = self._dispatchers.install(function, self._answer)
                 if name is not None:
                     self.names_of[code] = name
@@ -109,6 +113,8 @@ class RecordedTools:
         replay = self.replay
         if replay.forked or replay.stopped is not None or not replay.made:
             return None
+        if replay.order is not None or self._starts(function):
+            return None   # threads: the handler's effects reach them, so it runs
         number = replay.current   # the recorded call whose answer the run acts on
         waiting = [i for i in self.by_call.get(number, ()) if i not in self.used]
         if not waiting:
@@ -130,6 +136,9 @@ class RecordedTools:
         if replay.tolerant:
             return self._give(frame, candidates[0], differs=f"tool:{name}")
         raise replay.stop(ToolDivergence(number, name, sent, _execution(tool)))
+
+    def _starts(self, function):
+        return self._starters.get(function, False)
 
     def _unrecorded(self, number, keys):
         """Whether call ``number``'s response asks for a tool of ``keys`` (None: any)

@@ -7,7 +7,9 @@ stand-in shell (shell.py) and the setup's ``shell`` function. Never a real proce
 ``shlex.join``) and returns its stdout (exit code 0), a tuple ``(code, stdout)`` or
 ``(code, stdout, stderr)``, or a ``CompletedProcess``; it may raise ``TimeoutExpired``.
 Output not captured goes to the run's output; ``stderr=STDOUT`` appends stderr to
-stdout. ``timeout`` never expires by itself. ``Popen`` is not offered.
+stdout. ``timeout`` expires when the stand-in shell's ``sleep`` would outlast it (in a
+run with threads after that much virtual time: world/timeouts.py). ``Popen`` is not
+offered.
 """
 
 import os
@@ -15,7 +17,7 @@ import shlex
 import sys
 import types
 
-from ..world import schedule
+from ..world import schedule, timeouts
 from .sdk import reply_function
 
 NAME = "subprocess"
@@ -71,6 +73,13 @@ for _cls in (SubprocessError, CalledProcessError, TimeoutExpired, CompletedProce
     _cls.__module__ = NAME
 
 
+def _kept(code, out, err):
+    """A command's result as the run gets it: kept on the world's tape, or the one a
+    replay's calibration gives back (world/tape.py, recording/calibrate.py)."""
+    tape = getattr(getattr(schedule.current(), "clock", None), "tape", None)
+    return (code, out, err) if tape is None else tape.command_output(code, out, err)
+
+
 class Processes:
     """The run's ``subprocess`` functions: commands run in ``root`` (the run's folder)."""
 
@@ -121,8 +130,13 @@ class Processes:
                     or kwargs.get("encoding") or kwargs.get("errors"))
         if isinstance(input, bytes):
             input = input.decode("utf-8", errors="replace")
-        code, out, err = self.execute(args, kwargs.get("shell", False), kwargs.get("cwd"),
-                                      input or "")
+        try:
+            with schedule.command(timeout):
+                code, out, err = self.execute(args, kwargs.get("shell", False),
+                                              kwargs.get("cwd"), input or "")
+                code, out, err = _kept(code, out, err)
+        except timeouts.TimedOut:
+            raise TimeoutExpired(args, timeout) from None
         if kwargs.get("stderr") == STDOUT:
             out, err = out + err, ""
         stdout = self._route(out, kwargs.get("stdout"), text, sys.stdout)

@@ -148,6 +148,9 @@ def model_answer(context, provider, frame, request):
     its ``answers`` (a recording's replay or the live model; runtime/recording) — or None:
     the setup's model function answers. Once the run has threads, the call takes virtual
     time first (world/schedule.py: other threads run meanwhile)."""
+    begin = getattr(getattr(context, "answers", None), "begin", None)
+    if begin is not None:   # when each call began (threads: a live recording, a replay)
+        begin()
     schedule.pause("model")
     fork = getattr(context, "fork", None)
     forked = fork.answer(frame) if fork is not None else None

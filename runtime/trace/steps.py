@@ -4,7 +4,8 @@ A step is a statement: consecutive line events of one frame inside one statement
 fold into one step. Steps are stored in columns (see ``Columns``): one entry per
 step for the event, the first line and the frame row; everything else only where
 it applies. Each step stores only the locals that changed since the frame's
-previous step. The outer call stack of a step is stored once in ``stacks`` and
+previous step; a container a frame holds from one step to the next is compared with
+what its VALUE was made of rather than encoded again (kept.py). The outer call stack of a step is stored once in ``stacks`` and
 referenced by index; ``wire.py`` turns the columns into the dict form or the
 packed form of docs/design.md.
 """
@@ -17,14 +18,14 @@ from .backends import StopRecording
 from .events import CALL, EXCEPTION, LIMITS, LINE, RETURN
 from .names import hider
 from .tasks import Task, Tasks
-from .values import IMMUTABLE_SCALARS, MAX_CHARS, encode, presented
+from .kept import kept_pair
+from .values import CONTAINERS, IMMUTABLE_SCALARS, encode, encode_fast, presented
 
 FORK_FILE = "<loopstep fork>"   # the file of a fork's dispatcher frames (forks.py): never shown
 
 _GENERATOR_FLAGS = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
 COROUTINE_FLAGS = inspect.CO_COROUTINE | inspect.CO_ITERABLE_COROUTINE
 OWN_LINE = frozenset({"<lambda>", "<genexpr>"})
-_SMALL_INT = 10 ** 18                    # ints inside ±this are encoded by int.__repr__ directly
 
 
 def _message(exc, folder):
@@ -32,16 +33,6 @@ def _message(exc, folder):
         return presented(str(exc), folder)
     except BaseException:
         return f"<{type(exc).__qualname__}>"
-
-
-def encode_fast(value, folder=None):
-    """``values.encode`` with a shortcut for the scalars most steps change."""
-    t = type(value)
-    if t is int and -_SMALL_INT < value < _SMALL_INT:
-        return int.__repr__(value)
-    if t is str and len(value) <= MAX_CHARS and not folder:
-        return str.__repr__(value)
-    return encode(value, folder)
 
 
 class Columns:
@@ -263,10 +254,21 @@ class TraceBuilder:
         for name, value in items:
             old = prev.get(name)
             if old is not None:
-                if old[0] is value and type(value) in IMMUTABLE_SCALARS:
-                    continue
-                encoded = encode_fast(value, folder)
-                prev[name] = (value, encoded)
+                if old[0] is value:
+                    kind = type(value)
+                    if kind in IMMUTABLE_SCALARS:
+                        continue
+                    if kind in CONTAINERS:   # the same container: kept from step to step
+                        pair = prev[name] = kept_pair(old, value, folder)
+                        encoded = pair[1]
+                        if encoded is old[1]:
+                            continue
+                    else:
+                        encoded = encode_fast(value, folder)
+                        prev[name] = (value, encoded)
+                else:
+                    encoded = encode_fast(value, folder)
+                    prev[name] = (value, encoded)
                 if old[1] == encoded:
                     continue
             else:

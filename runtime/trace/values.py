@@ -65,6 +65,7 @@ def _cut(text):
 
 
 _KINDS = {dict: "dict", list: "list", tuple: "tuple", set: "set", frozenset: "frozenset"}
+CONTAINERS = frozenset(_KINDS)   # the types encoded as containers (exactly these, no subclass)
 
 
 def _kind(value):
@@ -137,9 +138,25 @@ def _items(kind, value):
     return shown
 
 
-def encode(value, folder=None):
+_SMALL_INT = 10 ** 18   # ints inside ±this are encoded by int.__repr__ directly
+
+
+def encode_fast(value, folder=None):
+    """``encode`` with a shortcut for the scalars most steps change."""
+    t = type(value)
+    if t is int and -_SMALL_INT < value < _SMALL_INT:
+        return int.__repr__(value)
+    if t is str and len(value) <= MAX_CHARS and not folder:
+        return str.__repr__(value)
+    return encode(value, folder)
+
+
+def encode(value, folder=None, walk=None):
     """Encode ``value`` as a VALUE (see the module docstring); ``folder``: the run's
-    Folder, if any."""
+    Folder, if any. ``walk``: two lists that receive what the VALUE was made of, in the
+    order it was made (kept.py): each container as (container, kind, length, the most
+    items it could show (0: none), the items it showed, its node, slot, index), each leaf
+    not of an immutable scalar type as (leaf, text, slot, index)."""
     root = [None]
     budget = MAX_NODES
     queue = deque([(value, 1, root, 0, ())])
@@ -147,7 +164,9 @@ def encode(value, folder=None):
         item, depth, slot, index, ancestors = queue.popleft()
         kind = _kind(item)
         if kind is None:
-            slot[index] = leaf(item, folder)
+            text = slot[index] = leaf(item, folder)
+            if walk is not None and type(item) not in IMMUTABLE_SCALARS:
+                walk[1].append((item, text, slot, index))
             continue
         ident = id(item)
         if ident in ancestors:
@@ -157,8 +176,13 @@ def encode(value, folder=None):
         node = [kind, size]
         slot[index] = node
         if depth > MAX_DEPTH or not size or budget <= 0:
+            if walk is not None:
+                walk[0].append((item, kind, size, 0 if depth > MAX_DEPTH or budget <= 0
+                                else min(MAX_ITEMS, budget), (), node, slot, index))
             continue
         shown = _items(kind, item)[:budget]
+        if walk is not None:
+            walk[0].append((item, kind, size, min(MAX_ITEMS, budget), shown, node, slot, index))
         budget -= len(shown)
         inner = ancestors + (ident,)
         for child in shown:

@@ -18,7 +18,7 @@ __all__ = ["World", "WorldSpec", "Tape", "world_from_toml"]
 class World:
     """The world of one run: its parts, entered and left together."""
 
-    def __init__(self, spec=None, tape=None):
+    def __init__(self, spec=None, tape=None, plan=None):
         self.spec = spec if spec is not None else WorldSpec()
         self.tape = tape if tape is not None else Tape()
         self.threads = threads.Threads()
@@ -26,7 +26,8 @@ class World:
         self.chance = chance.Chance(self.spec, self.tape, self.threads)
         self.parts = [self.threads, self.clock, self.chance]
         self.parts.append(aio.Part(self.clock))   # the run's asyncio loop, on the clock
-        self.schedule = threading_standin.Part(self.clock)   # threads take turns on it
+        # threads take turns on it, following ``plan`` (a schedule: choices.Plan)
+        self.schedule = threading_standin.Part(self.clock, plan)
         self.parts.append(self.schedule)
         self._entered = []
 

@@ -50,7 +50,9 @@ class Chance:
     def uuid4(self):
         if not self.threads.mine():
             return _REAL_UUID4()
-        return uuid.UUID(bytes=self.urandom(16), version=4)
+        drawn = uuid.UUID(bytes=self.urandom(16), version=4)
+        given = self.tape.drawn_id(drawn.hex)
+        return drawn if given == drawn.hex else uuid.UUID(hex=given)
 
     def uuid1(self, node=None, clock_seq=None):
         if not self.threads.mine():

@@ -17,6 +17,10 @@ call and a tool's command (``pause``). The default schedule (docs/design.md, "Th
   command ``TOOL_SECONDS`` of virtual time (a sleep: other threads run meanwhile);
 - when no thread can ever run again, the main thread gets a RuntimeError (DEADLOCK).
 
+A run may be given a schedule (choices.py, which keeps each switch point: the step, the
+thread chosen, the threads runnable there): at a switch point it names, the thread it
+chooses runs next; before a model call it names, the caller waits for a thread to finish.
+
 At the program's end the main thread waits for the threads that are not daemons, as
 Python does (``program_ended``); when the run is left, every thread still alive (daemons,
 threads blocked for good, threads of a run stopped early) is ended: it gets ``ThreadEnd``
@@ -30,7 +34,7 @@ import _thread
 import sys
 from collections import deque
 
-from . import stacks
+from . import choices, stacks, timeouts
 
 MODEL_SECONDS = 1.0     # virtual time a model call takes once the run has threads
 TOOL_SECONDS = 0.1      # virtual time a command (the stand-in subprocess) takes then
@@ -100,16 +104,33 @@ def pause(kind):
     """A model call (``kind`` "model") or a command ("tool") at this point of a thread of
     the run: once the run has started a thread, it takes its virtual time."""
     scheduler = current()
-    if scheduler is not None and scheduler.started and scheduler.me() is not None:
+    me = scheduler.me() if scheduler is not None else None
+    if me is None:
+        return
+    if kind == "model":   # counted; the schedule may want a thread finished first
+        scheduler.plan.model_call(scheduler, me)
+    if scheduler.started:
         scheduler.sleep(MODEL_SECONDS if kind == "model" else TOOL_SECONDS, kind)
+
+
+def command(timeout):
+    """Around one command run with ``timeout`` (seconds or None) in the calling thread
+    (timeouts.py): its ``sleep`` s spend it."""
+    scheduler = current()
+    return timeouts.command(scheduler.me() if scheduler is not None else None, timeout)
 
 
 def idle(seconds):
     """A command's own time (the stand-in shell's ``sleep``): once the run has started a
-    thread, ``seconds`` of virtual time in which the other threads run; else none."""
+    thread, ``seconds`` of virtual time in which the other threads run; else none. Past
+    the command's timeout (``command``), only what is left of it, then ``TimedOut``."""
     scheduler = current()
-    if scheduler is not None and scheduler.started and scheduler.me() is not None:
+    me = scheduler.me() if scheduler is not None else None
+    seconds, over = timeouts.spend(me, seconds)
+    if scheduler is not None and scheduler.started and me is not None:
         scheduler.sleep(seconds, "sleep (a command)")
+    if over:
+        raise timeouts.TimedOut
 
 
 def program_ended():
@@ -123,8 +144,10 @@ def program_ended():
 
 
 class Scheduler:
-    def __init__(self, clock):
+    def __init__(self, clock, plan=None):
         self.clock = clock
+        self.plan = plan if plan is not None else choices.Plan(())   # the given schedule
+        self.points = []        # [STEP, CHOSEN, [RUNNABLE…]] per switch point (choices.py)
         self.records = []
         self.by_ident = {}
         self.ready = deque()
@@ -136,6 +159,8 @@ class Scheduler:
         self.green = stacks.green()   # threads are suspendable stacks (Pyodide)
         self.spawned = []       # their proxies (stacks.py), destroyed at the end
         self._seq = 0
+        self.states = []        # the trace's thread_states: [STEP, THREAD, STATE, ON, UNTIL]
+        self._marked = {}       # thread index → its last entry there
 
     # -- who runs ---------------------------------------------------------------
 
@@ -144,6 +169,25 @@ class Scheduler:
         if self.green:
             return self.current
         return self.by_ident.get(_thread.get_ident())
+
+    def _mark(self, record):
+        """``record``'s state from the next step the trace records on (the header's
+        ``thread_states``, docs/design.md "Threads"): one entry per change, the last of a
+        step kept."""
+        if self.builder is None:
+            return
+        n = len(self.builder.cols)
+        waits = record.state in ("blocked", "sleeping")
+        now = [record.state, record.on if waits else None,
+               record.until / 1e6 if waits and record.until is not None else None]
+        last = self._marked.get(record.index)
+        if last is not None and last[2:] == now:
+            return
+        if last is not None and last[0] == n:
+            last[2:] = now
+        else:
+            last = self._marked[record.index] = [n, record.index, *now]
+            self.states.append(last)
 
     def now(self):
         """The clock's time in µs (no reading: nothing moves on, nothing goes on the tape)."""
@@ -155,6 +199,7 @@ class Scheduler:
         self.main.ident = _thread.get_ident()
         self.records.append(self.main)
         self.by_ident[self.main.ident] = self.main
+        self._mark(self.main)
         _active.append(self)
 
     def add(self, thread):
@@ -165,6 +210,7 @@ class Scheduler:
         self.records.append(record)
         self.started = True
         self.ready.append(record)
+        self._mark(record)
         return record
 
     def _give(self, record):
@@ -172,12 +218,13 @@ class Scheduler:
         self.current = record
         if self.builder is not None:
             self.builder.thread = record.index
+        self._mark(record)
         record.baton.give()
 
     def _next(self):
         """The next thread to run, the clock moved on to it if all wait; None: none can."""
         if self.ready:
-            return self.ready.popleft()
+            return self.plan.choose(self)
         timed = [r for r in self.records if r.until is not None
                  and r.state in ("blocked", "sleeping")]
         if not timed:
@@ -189,7 +236,8 @@ class Scheduler:
         for record in sorted((r for r in timed if r.until <= due), key=lambda r: (r.until, r.seq)):
             record.state, record.until, record.woken = "runnable", None, False
             self.ready.append(record)
-        return self.ready.popleft()
+            self._mark(record)
+        return self.plan.choose(self)
 
     def _deadlock(self):
         """No thread can run again: the main thread gets the error (DEADLOCK)."""
@@ -197,11 +245,13 @@ class Scheduler:
                             if r.state in ("blocked", "sleeping"))
         self.main.error = RuntimeError(f"{DEADLOCK}; waiting: {waiting}")
         self.main.state, self.main.until = "runnable", None
+        self._mark(self.main)
         return self.main
 
-    def _switch(self, record):
-        """``record`` (the calling thread) gives the turn to the next and waits for its own."""
-        following = self._next()
+    def _switch(self, record, following=None):
+        """``record`` (the calling thread) gives the turn to the next (``following``, else
+        the scheduler's) and waits for its own."""
+        following = following or self._next()
         if following is None:
             following = self._deadlock()
         if following is not record:
@@ -209,6 +259,7 @@ class Scheduler:
             record.baton.wait()
         record.state = "running"
         self.current = record
+        self._mark(record)
         if record.killed:
             if not self.green:   # the OS thread unwinds untraced (stacks share one)
                 sys.settrace(None)
@@ -227,6 +278,7 @@ class Scheduler:
         self._seq += 1
         record.state, record.on, record.seq, record.woken = state, on, self._seq, False
         record.until = None if timeout is None else self.now() + max(round(timeout * 1e6), 0)
+        self._mark(record)
         self._switch(record)
         record.on = None
         return record.woken
@@ -236,6 +288,7 @@ class Scheduler:
         if record.state in ("blocked", "sleeping"):
             record.state, record.until, record.woken = "runnable", None, True
             self.ready.append(record)
+            self._mark(record)
 
     def sleep(self, seconds, on="sleep"):
         record = self.me()
@@ -247,6 +300,7 @@ class Scheduler:
         if seconds == 0:   # the turn goes to the next runnable thread
             record.state = "runnable"
             self.ready.append(record)
+            self._mark(record)
             self._switch(record)
             return
         self.block(record, on, seconds, "sleeping")
@@ -261,6 +315,7 @@ class Scheduler:
     def finished(self, record):
         """In the thread that ends: wake its joiners, give the turn on (not waiting)."""
         record.state, record.end = "finished", record.end or "finished"
+        self._mark(record)
         for joiner in record.joiners:
             self.wake(joiner)
         record.joiners.clear()
@@ -296,6 +351,11 @@ class Scheduler:
         if self in _active:
             _active.remove(self)
         return ended
+
+    def changes(self):
+        """The trace header's ``thread_states``: each change of a thread's state, from the
+        step it holds on (``[STEP, THREAD, STATE, ON, UNTIL]``, ``_mark``)."""
+        return [list(entry) for entry in self.states if entry[1] < len(self.records)]
 
     def summary(self):
         """The trace header's ``threads``: each thread's name, daemon flag and end."""

@@ -23,6 +23,26 @@ class Tape:
         self.replayed_seed = recorded.get("seed")
         self._replay = list(recorded.get("clock", ()))
         self._at = 0
+        self.drawn_ids = []         # the uuid4 values the run drew (hex), in order
+        # draw number → the hex given back instead (a replay's calibration, recording/
+        # calibrate.py ``id_fix``; in memory only, never written)
+        self._given_ids = {int(k): v for k, v in recorded.get("ids", ())}
+        self.outputs = []           # each stand-in command's stdout + stderr, in order
+        self._given_outputs = {int(k): v for k, v in recorded.get("outputs", ())}
+
+    def command_output(self, code, out, err):
+        """A stand-in command's (code, stdout, stderr): the calibration's, else as run."""
+        given = self._given_outputs.get(len(self.outputs))
+        if given is not None:
+            code, out, err = 0, given if isinstance(out, str) else given.encode(), out[:0]
+        self.outputs.append(_text(out) + _text(err))
+        return code, out, err
+
+    def drawn_id(self, drawn):
+        """The uuid4 (hex) the run gets for the one it drew: the calibration's, else it."""
+        given = self._given_ids.get(len(self.drawn_ids), drawn)
+        self.drawn_ids.append(given)
+        return given
 
     @property
     def replaying(self):
@@ -52,3 +72,7 @@ class Tape:
         if self.cut:
             found["cut"] = True
         return found
+
+
+def _text(value):
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else (value or "")

@@ -286,8 +286,8 @@ _REAL = {"Thread": threading.Thread, "current_thread": threading.current_thread,
 class Part:
     """The scheduler as a part of the run's world, on the world's ``clock``."""
 
-    def __init__(self, clock):
-        self.scheduler = schedule.Scheduler(clock)
+    def __init__(self, clock, plan=None):
+        self.scheduler = schedule.Scheduler(clock, plan)   # plan: a schedule (choices.py)
         self._saved = []
 
     def attach(self, builder):

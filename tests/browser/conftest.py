@@ -200,7 +200,10 @@ def server_url(server) -> str:
 
 @pytest.fixture(scope="session")
 def playwright_instance():
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+    # an assertion retries until it holds: it returns as soon as it does, and the time it
+    # may take is a busy machine's, not an idle one's (Playwright's default is 5 s)
+    expect.set_options(timeout=15_000)
     with sync_playwright() as pw:
         yield pw
 

@@ -6,7 +6,8 @@ from playwright.sync_api import expect
 from loopstep.web import assets, bundles, module_graph
 
 
-pytestmark = pytest.mark.hosting   # the bundled Pyodide and the boot set as files: types, paths, the worker's origin
+# `hosting` (also run on the export and on nginx): the tests of the bundled Pyodide and the
+# boot set as files (types, paths, the worker's origin); the rest are the worker's own choices.
 
 def ready(page):
     """The runtime panel once Python is ready (the stock boot, the slowest, within 90 s)."""
@@ -27,6 +28,7 @@ def runs_child_tools(page):
 LIVE = "/lessons/s06?trace=live"
 
 
+@pytest.mark.hosting
 @pytest.mark.allow_console_errors
 def test_code_and_gutter_are_there_before_python(page, server_url):
     page.route("**/vendor/**", lambda route: route.abort())  # Python never arrives
@@ -37,6 +39,7 @@ def test_code_and_gutter_are_there_before_python(page, server_url):
     expect(block.locator("[data-line]")).to_have_count(8)
 
 
+@pytest.mark.hosting
 def test_page_reaches_ready_with_pyodide_in_a_worker(page, server_url):
     page.goto(f"{server_url}/lessons/s06")
     blocks = page.locator("[data-loopstep-block]")
@@ -62,12 +65,14 @@ def test_page_reaches_ready_with_pyodide_in_a_worker(page, server_url):
     assert not page.watch.off_origin()
 
 
+@pytest.mark.hosting
 def test_the_fast_boot_is_used(page, server_url):
     page.goto(f"{server_url}/lessons/s06")
     runtime = ready(page)
     assert runtime.get_attribute("data-boot") in ("snapshot", "trimmed")
 
 
+@pytest.mark.hosting
 def test_a_broken_fast_boot_set_falls_back_to_the_stock_boot(page, server_url):
     def corrupt(route):
         route.fulfill(status=200, body=b"not a zip", content_type="application/zip")
@@ -108,6 +113,7 @@ def test_the_snapshot_recorder_is_kept_without_fetching_its_files(page, server_u
     assert not [u for u in fetched if u.endswith(f"/{bundles.RUNTIME}") or "/static/pyc/" in u]
 
 
+@pytest.mark.hosting
 def test_the_recorder_is_imported_precompiled(page, server_url):
     """Imported from the page's files, every module of the recorder comes precompiled
     (web/static/pyc), none is compiled."""
@@ -149,7 +155,7 @@ def test_a_module_changed_since_it_was_precompiled_runs_from_its_source(page, se
     runs_child_tools(page)
 
 
-@pytest.mark.parametrize("body", [b"", b"not a bundle"])
+@pytest.mark.parametrize("body", [pytest.param(b"", marks=pytest.mark.hosting), b"not a bundle"])
 def test_without_the_precompiled_recorder_the_sources_are_compiled(page, server_url, body):
     page.route("**/static/pyc/**", lambda route: route.fulfill(
         status=404 if not body else 200, body=body, content_type="application/octet-stream"))

@@ -12,8 +12,10 @@ except ImportError:
                               select_scenario, toggle_breakpoint, value, wait_ready)
 
 
-pytestmark = pytest.mark.hosting   # URL state and Debug before the runtime: the export's page paths
+# `hosting` (also run on the export and on nginx): URL state and Debug before the runtime, on
+# the export's page paths.
 
+@pytest.mark.hosting
 def test_url_round_trip_restores_scenario_breakpoints_and_step(page, server_url, site_kind):
     open_lesson(page, server_url, site_kind)
     b = block(page, "run_subagent")
@@ -50,6 +52,7 @@ def test_url_round_trip_restores_scenario_breakpoints_and_step(page, server_url,
     expect(page).to_have_url(re.compile(r"#b=run_subagent&s=normal$"))
 
 
+@pytest.mark.hosting
 def test_english_labels(page, server_url, site_kind):
     open_lesson(page, server_url, site_kind, lang="en")
     expect(page.locator("html")).to_have_attribute("lang", "en")
@@ -75,6 +78,7 @@ def test_english_labels(page, server_url, site_kind):
     expect(b.locator('[data-role="exception"]')).to_contain_text("(line 6)")
 
 
+@pytest.mark.hosting
 def test_debug_pressed_before_the_runtime_is_ready_runs_when_it_is(page, server_url, site_kind):
     url = (server_url + ("/lessons/s06/" if site_kind == "export" else "/lessons/s06")
            + "#b=child_tools&bp=7")

@@ -19,13 +19,15 @@ try:
 except ImportError:
     from conftest import CHROMIUM_ARGS, chromium_path
 
-pytestmark = pytest.mark.hosting   # shipped traces as files: paths, compression, a 404's fallback
+# `hosting` (also run on the export and on nginx): shipped traces as files (paths,
+# compression, a 404's fallback); the rest is the page's own.
 
 CALL_LINE = 15  # run_subagent: outcome = run_loop(...)
 WASM = f"{assets.PYODIDE_URL}pyodide.asm.wasm"
 TRACES = f"/vendor/{assets.BOOT_DIR.name}/traces/s06/"
 
 
+@pytest.mark.hosting
 def test_debug_pauses_from_the_shipped_recording_before_the_runtime_is_ready(
         playwright_instance, server_url, site_kind):
     browser = playwright_instance.chromium.launch(executable_path=chromium_path(),
@@ -76,6 +78,7 @@ def test_debug_pauses_from_the_shipped_recording_before_the_runtime_is_ready(
         browser.close()
 
 
+@pytest.mark.hosting
 @pytest.mark.allow_console_errors  # the browser logs the 404
 def test_a_missing_shipped_recording_is_recorded_live(page, server_url, site_kind):
     page.route(lambda url: urlsplit(url).path.startswith(TRACES),

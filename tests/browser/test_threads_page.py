@@ -1,27 +1,27 @@
 """A threaded agent in real Chromium (tests/threads_lesson.py: a command run in a
-background thread): the worker finds the run wanting threads and records it again so that
-its stacks can suspend (runtime/world/stacks.py); where the page's Python still cannot
-(its memory snapshot was made without stack switching), the run does not end green with
-the program's own `except Exception` hiding it — the block's status says the run stopped
-with `ThreadsUnavailable` and why, and the output shows it. Runs against its own
-`loopstep serve --lessons DIR`. Booted without the snapshot (the stock boot, as when the
-fast boot set is broken), the page's Python can suspend: the threads run there and the
-block prints what CPython prints."""
-import re
-
+background thread), on the page's default boot (its memory snapshot, made with stack
+switching on: scripts/build_boot.mjs): the worker finds the run wanting threads and records
+it again so that its stacks can suspend (runtime/world/stacks.py); the block prints what
+CPython prints and says which thread ran the cursor's step (`data-thread`). In a browser
+without stack switching (JSPI deleted from the worker's scope before Pyodide loads) the
+block is not run: `[data-role="schedule-unsupported"]` says why. Runs against its own
+`loopstep serve --lessons DIR`."""
 import pytest
 from playwright.sync_api import expect
 
 try:
     from .conftest import served, watched_page
-    from .page_helpers import press, wait_ready
+    from .page_helpers import expect_paused_at, press, toggle_breakpoint, wait_ready
 except ImportError:
     from conftest import served, watched_page
-    from page_helpers import press, wait_ready
+    from page_helpers import expect_paused_at, press, toggle_breakpoint, wait_ready
 import threads_lesson
 
 from loopstep.runtime.recorder import record
-from loopstep.web import assets
+
+BACKGROUND_LINE = 14  # notifications.put(…), in the thread named "background"
+# what a browser without JSPI lacks, taken from the worker's own scope before it runs
+NO_JSPI = b"delete WebAssembly.Suspending; delete WebAssembly.Suspender; delete WebAssembly.promising;\n"
 
 
 @pytest.fixture(scope="module")
@@ -32,40 +32,45 @@ def threads_server(tmp_path_factory):
         yield proc, lessons
 
 
-def test_a_run_that_starts_a_thread_runs_it_or_says_why_not(
-        browser_context, threads_server, request):
+def test_a_threaded_run_steps_on_the_default_boot(browser_context, threads_server, request):
     server, lessons = threads_server
     cpython = record("bgagent", "all", "normal", roots=[lessons])
     with watched_page(browser_context, server.url, "/lessons/bgagent?lang=en",
                       request) as page:
         b = page.locator('[data-loopstep-block="bgagent/all"]')
         wait_ready(b)
-        press(b, "run")
-        output = b.locator('[data-role="output"]')
-        ran = cpython["stdout"].strip()
-        said = "threading.ThreadsUnavailable: this Python cannot start a thread"
-        expect(output).to_contain_text(re.compile(f"{re.escape(ran)}|{re.escape(said)}"),
-                                       timeout=60_000)
-        status = b.locator('[data-role="status"]')
-        if said in output.inner_text():
-            expect(status).to_contain_text("ThreadsUnavailable")
-            expect(status).to_contain_text("stack switching")
-        else:
-            expect(status).not_to_contain_text("Error")
-
-
-def test_without_the_boot_snapshot_the_page_runs_the_threads(
-        browser_context, threads_server, request):
-    server, lessons = threads_server
-    cpython = record("bgagent", "all", "normal", roots=[lessons])
-    with watched_page(browser_context, server.url, None, request) as page:
-        page.route(f"**/{assets.BOOT_DIR.name}/**", lambda route: route.fulfill(
-            status=200, body=b"not a zip", content_type="application/zip"))
-        page.goto(server.url + "/lessons/bgagent?lang=en")
-        b = page.locator('[data-loopstep-block="bgagent/all"]')
-        wait_ready(b)
-        expect(page.locator("[data-boot]").first).to_have_attribute("data-boot", "stock")
+        expect(page.locator("[data-boot]").first).to_have_attribute("data-boot", "snapshot")
         press(b, "run")
         expect(b.locator('[data-role="output"]')).to_have_text(cpython["stdout"].strip(),
                                                                timeout=60_000)
         expect(b.locator('[data-role="status"]')).to_have_text("Finished")
+        expect(b).not_to_have_attribute("data-thread", "MainThread")  # no cursor step
+        press(b, "debug")
+        expect(b).to_have_attribute("data-state", "paused")
+        expect(b).to_have_attribute("data-thread", "MainThread")
+        toggle_breakpoint(b, BACKGROUND_LINE)
+        press(b, "continue")
+        expect_paused_at(b, BACKGROUND_LINE)
+        expect(b).to_have_attribute("data-thread", "background")
+        expect(b.locator('[data-role="schedule-unsupported"]')).to_have_count(0)
+
+
+def test_without_stack_switching_the_block_says_so_instead_of_running(
+        browser_context, threads_server, request):
+    server, _lessons = threads_server
+    with watched_page(browser_context, server.url, None, request) as page:
+        def without_jspi(route):
+            response = route.fetch()
+            route.fulfill(response=response, body=NO_JSPI + response.body())
+        page.route("**/js/bundle/worker-*.js", without_jspi)
+        page.goto(server.url + "/lessons/bgagent?lang=en")
+        b = page.locator('[data-loopstep-block="bgagent/all"]')
+        wait_ready(b)
+        press(b, "run")
+        note = b.locator('[data-role="schedule-unsupported"]')
+        expect(note).to_contain_text("JSPI", timeout=60_000)
+        expect(b).to_have_attribute("data-state", "error")
+        expect(b.locator('[data-role="status"]')).to_contain_text("cannot suspend Python stacks")
+        expect(b.locator('[data-role="output"]')).to_have_text("")
+        # the runtime is still there for the next run
+        expect(b.locator('button[data-action="run"]')).to_be_enabled()

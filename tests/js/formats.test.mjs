@@ -4,6 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { fromPacked } from "../../web/static/js/model/trace.js";
+import { Threads } from "../../web/static/js/model/threads.js";
 import { Calls } from "../../web/static/js/model/agent-calls.js";
 import { Origins } from "../../web/static/js/model/origins.js";
 import { recordedStart } from "../../web/static/js/model/fork-url.js";
@@ -24,12 +25,18 @@ function full(step, i, steps) {
   return out;
 }
 
-for (const { run, trace, packed } of fixture("packed_trace.json")) {
+for (const { run, trace, packed, states } of fixture("packed_trace.json")) {
   test(`trace.js reads the packed trace of ${run} as its dict form`, () => {
     const t = fromPacked(packed);
     assert.equal(t.count, trace.steps.length);
     trace.steps.forEach((step, i) => assert.deepEqual(t.at(i), full(step, i, trace.steps), `step ${i}`));
-    for (const key of ["stdout", "stacks", "status", "error", "result"]) assert.deepEqual(t[key], trace[key], key);
+    for (const key of ["stdout", "stacks", "status", "error", "result", "threads", "thread_states"]) {
+      assert.deepEqual(t[key], trace[key], key);
+    }
+    if (!states) return;
+    // threads.js: each thread's state at each step, as the reference says
+    const threads = new Threads(t);
+    states.forEach((row, i) => assert.deepEqual(row.map((_, k) => threads.state(k, i)?.state ?? null), row, `step ${i}`));
   });
 }
 

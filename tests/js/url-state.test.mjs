@@ -16,7 +16,7 @@ test("block, scenario, breakpoints and step round trip", () => {
   const hash = format(state);
   assert.equal(hash, "#b=run_subagent&s=limit&bp=15,17&step=12");
   assert.deepEqual(parse(hash), { block: "run_subagent", scenario: "limit", breakpoints: [15, 17], events: [],
-    step: 12, questions: NO_QUESTIONS, custom: null, fork: null });
+    step: 12, questions: NO_QUESTIONS, custom: null, fork: null, sched: null });
   assert.equal(format({ block: "x", scenario: "normal", breakpoints: [], step: null }), "#b=x&s=normal");
   assert.equal(format({ block: "x", breakpoints: [], step: 0 }), "#b=x&step=0");
   assert.equal(parse("#b=x&step=0").step, 0);
@@ -29,7 +29,7 @@ test("what names no block, or bad entries, are left out", () => {
   assert.equal(parse(undefined), null);
   assert.equal(parse("#s=limit&bp=3"), null);
   assert.deepEqual(parse("?b=x&bp=a,3,-1&step=zz"), { block: "x", scenario: null, breakpoints: [3], events: [],
-    step: null, questions: NO_QUESTIONS, custom: null, fork: null });
+    step: null, questions: NO_QUESTIONS, custom: null, fork: null, sched: null });
   assert.equal(parse("#b=x&step=-2").step, null);
 });
 
@@ -73,7 +73,7 @@ test("a link shared before opens the same state", () => {
   assert.deepEqual(saved, {
     block: "run_subagent", scenario: "limit", breakpoints: [11, 15], events: ["tool:read_file"], step: 7,
     questions: { specs: [[15, { condition: "max_calls == 1" }], [11, { hits: 2 }]], watches: ["len(history)"] },
-    custom: null, fork: null,
+    custom: null, fork: null, sched: null,
   });
   // written again: the same state, the questions' details by line
   assert.equal(format(saved), "#b=run_subagent&s=limit&bp=11,15&ev=tool%253Aread_file&step=7&h11=2"
@@ -101,6 +101,18 @@ test("a custom setup survives the fragment", async () => {
   assert.equal(await decodeCustom(parse(hash).custom), text);
   assert.equal(parse("#b=x&s=custom&custom=a-b_c").custom, "a-b_c");
   await assert.rejects(decodeCustom("not base64!"));
+});
+
+test("a schedule fork's schedule survives the fragment and a block's state", () => {
+  const sched = "switch:3=a%2Cb,switch:10=MainThread";   // a name with a comma, as formatSchedule writes it
+  const hash = format({ block: "team", scenario: "lost_message", breakpoints: [], step: null, sched });
+  assert.equal(hash, "#b=team&s=lost_message&sched=switch%3A3%3Da%252Cb%2Cswitch%3A10%3DMainThread");
+  assert.equal(parse(hash).sched, sched);
+  assert.equal(parse("#b=team").sched, null);
+  const block = { name: "team", scenario: "lost_message", breakpoints: new Set(), events: { keys: [] },
+    hasCursor: false, index: null, questions: new Questions(), urlSchedule: "switch:10=MainThread" };
+  assert.equal(format(stateOf(block)), "#b=team&s=lost_message&sched=switch%3A10%3DMainThread");
+  assert.equal(format(stateOf({ ...block, urlSchedule: null })), "#b=team&s=lost_message");
 });
 
 test("a fork survives the fragment", async () => {

@@ -25,3 +25,20 @@ def run_agent(task, max_calls):
                    for block in response.content if block.type == "tool_use"]
         messages.append({"role": "user", "content": results})
     return "call limit"
+
+
+def keep_history(size, steps):
+    """The per-step measure: a history of ``size`` messages shaped like run_agent's, then
+    ``steps`` rounds of two statements that leave it as it is."""
+    messages = [{"role": "user", "content": TASK}]
+    while len(messages) < size:
+        call = {"type": "tool_use", "id": f"toolu_{len(messages)}", "name": "read_file",
+                "input": {"path": f"file_{len(messages)}.txt"}}
+        messages.append({"role": "assistant", "content": [call]})
+        messages.append({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": call["id"],
+             "content": read_file(**call["input"])}]})
+    total = 0
+    for number in range(steps):
+        total += number
+    return total

@@ -10,3 +10,4 @@ def reply(messages, **request):
         return {"content": [{"type": "text", "text": f"Read {turn} files."}]}
     return {"content": [{"type": "tool_use", "name": "read_file",
                          "input": {"path": f"file_{turn}.txt"}}]}
+STEPS = 1000                        # keep_history's rounds beside the history

@@ -6,6 +6,7 @@ import hashlib
 import os
 import re
 
+from ...world import schedule, timeouts
 from .options import Usage, options, read
 
 
@@ -272,7 +273,8 @@ def paste(shell, args, cwd, stdin):
 
 
 def timeout(shell, args, cwd, stdin):
-    """``timeout [-s SIG] [-k D] DURATION COMMAND …``: the command (it never runs long)."""
+    """``timeout [-s SIG] [-k D] DURATION COMMAND …``: the command; a ``sleep`` in it that
+    would outlast DURATION spends what is left and ends it with status 124."""
     items = list(args)
     while items and items[0].startswith("-"):
         flag = items.pop(0)
@@ -280,7 +282,16 @@ def timeout(shell, args, cwd, stdin):
             items.pop(0)
     if len(items) < 2:
         return 125, "", "timeout: missing operand\nTry 'timeout --help' for more information.\n"
-    return shell.run_argv(items[1:], cwd, stdin)
+    duration = re.fullmatch(r"(\d+\.?\d*|\.\d+)([smhd]?)", items[0])
+    if duration is None:
+        return 125, "", (f"timeout: invalid time interval '{items[0]}'\n"
+                         "Try 'timeout --help' for more information.\n")
+    seconds = float(duration[1]) * {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}[duration[2]]
+    try:
+        with schedule.command(seconds or None):   # 0: no limit, as GNU's
+            return shell.run_argv(items[1:], cwd, stdin)
+    except timeouts.TimedOut:
+        return 124, "", ""
 
 
 def realpath(shell, args, cwd, stdin):

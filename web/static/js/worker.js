@@ -4,11 +4,12 @@
 // runtime data island, its URLs relative to `base`; head: the page is downloading the
 // snapshot and the wasm and posts them as `head` messages), `head` {name, chunks | done |
 // module | error} (runtime-early.js) and `record` {id, lesson, block,
-// scenario, maxSteps, setup?, questions?, fork?, recording?, tolerant?} (`setup`: the reader's setup
+// scenario, maxSteps, setup?, questions?, fork?, recording?, tolerant?, schedule?} (`setup`: the reader's setup
 // text, only for scenario "custom"; `questions`: breakpoint conditions, hit counts,
 // logpoints and watches, see runtime/questions/questions.py; `recording`: {name, text}, a
 // recording file the reader loaded answering the model calls, docs/recordings.md;
-// `tolerant`: a replay goes on past a difference from its recording, marking it) and
+// `tolerant`: a replay goes on past a difference from its recording, marking it;
+// `schedule`: the schedule's text form, docs/design.md "Threads", absent: the preset's) and
 // `preset-recording` {id, lesson, scenario} (the text of a preset's recording file);
 // worker → main `progress` {loaded, total},
 //   `ready` {python, path, marks, compiled, stale, recorder: "snapshot"|"files"}
@@ -17,8 +18,10 @@
 // are the ones the snapshot imported — its files are then not fetched, `compiled` is 0 —
 // or were imported from the page's files),
 // `trace` {id, json} (the packed trace),
-// `failed` {id?, message, boot?, fatal?}. `fatal`: Pyodide itself broke (e.g. the
-// browser's stack overflowed under C recursion) and this worker can record no more.
+// `failed` {id?, message, boot?, fatal?, kind?}. `fatal`: Pyodide itself broke (e.g. the
+// browser's stack overflowed under C recursion) and this worker can record no more;
+// `kind` "schedule-unsupported": the run starts threads and this browser cannot suspend
+// Python stacks (no JSPI), so it was not run.
 //
 // A wasm that cannot load fails the boot at once instead of leaving loadPyodide
 // waiting: a missing file or one not served as application/wasm is caught when it
@@ -319,21 +322,33 @@ async function record(message) {
       message.maxSteps ?? 0, message.setup ?? undefined, // JS null would not be None
       message.questions ? JSON.stringify(message.questions) : undefined,
       message.fork ? JSON.stringify(message.fork) : undefined,
-      recording ? recording.text : undefined, Boolean(message.tolerant)];
+      recording ? recording.text : undefined, Boolean(message.tolerant),
+      message.schedule ?? undefined];   // null/absent: the preset's schedule
     let json = entry.record(...args);
     if (entry.threads_wanted()) json = await suspending(args, json);
+    if (json === SCHEDULE_UNSUPPORTED) {
+      post({ type: "failed", id: message.id, kind: SCHEDULE_UNSUPPORTED,
+        message: "this browser cannot suspend Python stacks (WebAssembly JSPI) for the run's threads" });
+      return;
+    }
     post({ type: "trace", id: message.id, json });
   } finally {
     pyRoots.destroy();
   }
 }
 
-/** A run that wanted threads, again with stacks that suspend (runtime/world/stacks.py);
- * where none can, the first run's trace, which says so. */
+const SCHEDULE_UNSUPPORTED = "schedule-unsupported";
+
+/** A run that wanted threads, again with stacks that suspend (runtime/world/stacks.py):
+ * its trace; SCHEDULE_UNSUPPORTED where the browser has no stack switching (Pyodide's
+ * callPromising refuses); the first run's trace, which says why, where the browser has it
+ * but this Python cannot suspend (a boot snapshot made without it: boot.json
+ * `snapshot.stackSwitching`). */
 async function suspending(args, json) {
   try {
     return await entry.record.callPromising(...args);
   } catch (error) {
+    if (/stack switching not supported/i.test(String(error))) return SCHEDULE_UNSUPPORTED;
     if (/stack switching/i.test(String(error))) return json;
     throw error;
   }

@@ -4,12 +4,14 @@
 // Loaded only when such a trace arrives. Data reaches the DOM through textContent.
 
 import { Calls, inputText } from "../model/agent-calls.js";
+import { callerOf } from "../model/threads.js";
 import { el } from "../page/dom.js";
 import { loadStyle } from "../page/style.js";
 import { BoundaryView } from "./boundary-view.js";
 import { OriginView } from "./origin-view.js";
 import { forkButton, toolNumbers, wireForks } from "./fork-button.js";
 import { SEL } from "../selectors.js";
+import { joinMarks, leaveMarks } from "../page/marks.js";
 
 const FOLD_AT = 12;   // longer histories show the first message and the last FOLD_KEEP
 const FOLD_KEEP = 6;
@@ -66,7 +68,8 @@ export class AgentView {
   }
 
   detach() {
-    for (const node of [this.pane, this.marks, ...this.buttons]) node.remove();
+    for (const node of [this.pane, ...this.buttons]) node.remove();
+    leaveMarks(this.marks, "marks_label", this.markNodes, this.messages);
   }
 
   // ---- building once per trace -----------------------------------------------
@@ -98,10 +101,6 @@ export class AgentView {
   buildMarks(go) {
     const m = this.messages;
     const max = Math.max(1, this.trace.count - 1);
-    this.marks = el("div", { class: "marks" });
-    this.marks.dataset.role = "timeline-marks";
-    this.marks.setAttribute("role", "group");
-    this.marks.setAttribute("aria-label", m.get("marks_label"));
     this.markAt = new Map();
     this.pinned = null;
     const nodes = this.calls.marks().map((mark) => {
@@ -122,19 +121,18 @@ export class AgentView {
       node.title = label;
       if (mark.kind === "tool") node.dataset.tool = mark.name;
       else this.markAt.set(mark.number - 1, node);
+      node.addEventListener("click", () => {
+        if (node.dataset.call !== undefined) {
+          this.pinned = Number(node.dataset.call);
+          this.index = undefined;
+        }
+        go(Number(node.dataset.step));
+      });
       return node;
     });
+    this.markNodes = nodes;
+    this.marks = joinMarks(this.root, "marks_label", m);   // shared with the thread switches
     this.marks.append(...nodes);
-    this.marks.addEventListener("click", (event) => {
-      const mark = event.target.closest(SEL.mark);
-      if (!mark) return;
-      if (mark.dataset.call !== undefined) {
-        this.pinned = Number(mark.dataset.call);
-        this.index = undefined;
-      }
-      go(Number(mark.dataset.step));
-    });
-    this.root.querySelector(SEL.timeline).after(this.marks);
   }
 
   buildPanel() {
@@ -234,9 +232,10 @@ export class AgentView {
     const m = this.messages;
     this.panel.hidden = false;
     this.panel.dataset.depth = String(view.depth);
+    const agent = this.threadOf(view);
     this.crumbs.replaceChildren(...view.levels.map((depth, i) => {
-      const li = el("li", {}, depth === 0 ? m.get("level_main")
-        : m.format("level_sub", { depth }));
+      const li = el("li", {}, depth === 0 ? (agent ? m.format("level_peer", { name: agent })
+        : m.get("level_main")) : m.format("level_sub", { depth }));
       if (i === view.levels.length - 1) li.setAttribute("aria-current", "true");
       return li;
     }));
@@ -269,6 +268,16 @@ export class AgentView {
     while (children.length > same) children[children.length - 1].remove();
     this.list.append(...nodes.slice(same));
     this.tail.replaceChildren(this.responseNode(view));
+  }
+
+  /** In a run that started threads: `data-thread` on the panel, the thread that made the
+   * call shown, and `data-agent` when that is not the main thread (a peer agent: a loop a
+   * thread runs, such as a teammate's). Returns the peer agent's name, or null. */
+  threadOf(view) {
+    const caller = callerOf(this.trace, this.calls.calls[view.number - 1].step);
+    setData(this.panel, "thread", caller?.thread);
+    setData(this.panel, "agent", caller?.agent ?? undefined);
+    return caller?.agent ?? null;
   }
 
   /** An author as the panel names it. */

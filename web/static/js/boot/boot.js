@@ -216,8 +216,14 @@ async function fastBoot(module, manifest, snapshot, config, attempt) {
   const stdlibFile = loadTrimmedSync ? manifest.placeholder : manifest.stdlib.file;
   const settings = { ...options, indexURL, packages: [], stdLibURL: config.at(stdlibFile) };
   if (config.lockFile) Object.assign(settings, { lockFileContents: config.lockFile, packageBaseUrl: indexURL });
-  if (snapshot) settings._loadSnapshot = snapshot;
+  const trampoline = { ptr: null };
+  if (snapshot) {
+    settings._loadSnapshot = snapshot;
+    settings.createPyodideModule = keepingTrampoline(() => options.createPyodideModule
+      ?? import(indexURL + "pyodide.asm.mjs").then((m) => m.default), trampoline);
+  }
   const pyodide = await withCompiled(attempt, config.compiled, () => module.loadPyodide(settings));
+  if (snapshot) restoreTrampoline(pyodide._module, trampoline.ptr);
   mark(snapshot ? "snapshot-restored" : "trimmed-loaded");
   if (!loadTrimmedSync) {
     const stdlib = pyodide.FS.readFile(STDLIB_PATH);
@@ -237,6 +243,35 @@ async function fastBoot(module, manifest, snapshot, config, attempt) {
     python("install_stock_stdlib")(manifest.lazy, asPython(loadStockSync), FULL_STDLIB_PATH);
   }
   return pyodide;
+}
+
+// CPython calls a C function through its pointer by a trampoline (Python/emscripten_trampoline.c):
+// a wasm one that Pyodide builds as the module starts (its preRun: where the engine can,
+// as browsers do) or, when `_PyRuntime`'s slot for it holds 0, a JavaScript function. A
+// snapshot restored over memory puts back the slot of the process that made it (Node:
+// 0), so that every call would pass through a JavaScript frame, slower, and a Python stack
+// with a JavaScript frame on it cannot suspend (JSPI: the run's threads,
+// runtime/world/stacks.py). So the slot this instance set is read before the restore and
+// written back after it.
+
+/** Slot of the trampoline in `M`'s memory. */
+const trampolineSlot = (M) =>
+  (M.__PyRuntime + M.HEAP32[M.__PyEM_EMSCRIPTEN_TRAMPOLINE_OFFSET >> 2]) >> 2;
+
+/** Pyodide's module factory (`factory()` gives it, or its promise: asked for only when
+ * Pyodide calls for it) that keeps, in `kept.ptr`, the trampoline the module set up before
+ * the snapshot is restored over it. */
+function keepingTrampoline(factory, kept) {
+  return async (settings) => {
+    const M = await (await factory())(settings);
+    kept.ptr = M.HEAP32[trampolineSlot(M)];
+    return M;
+  };
+}
+
+/** Put the instance's own trampoline back after the restore (when it was read). */
+function restoreTrampoline(M, ptr) {
+  if (typeof ptr === "number") M.HEAP32[trampolineSlot(M)] = ptr;
 }
 
 /** The snapshot as Pyodide wants it: checked, and decoded as boot.json's `encoding` says

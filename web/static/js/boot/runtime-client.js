@@ -127,10 +127,12 @@ export class RuntimeClient extends EventTarget {
    * {breakpoints: [{line, condition, hits, log}], watches: [text]}. `recording` (optional):
    * {name, text}, a recording file answering the model calls (a RecordError of kind
    * "recording" when it cannot answer this block's). `tolerant` (optional): a replay goes on
-   * past a difference from the recording, marking it (docs/recordings.md). */
-  record({ lesson, block, scenario, maxSteps, setup, questions, fork, recording, tolerant }) {
+   * past a difference from the recording, marking it (docs/recordings.md). `schedule`
+   * (optional): the text form of the schedule the run's threads follow (docs/design.md,
+   * "Threads"; absent: the preset's); data, not code: not a guest run. */
+  record({ lesson, block, scenario, maxSteps, setup, questions, fork, recording, tolerant, schedule }) {
     const message = { type: "record", lesson, block, scenario, maxSteps, setup, questions, fork,
-      recording, tolerant };
+      recording, tolerant, schedule };
     if (this.fresh || !isGuestRun(message)) return this.ask(message);
     return this.guestClient().then((guest) => guest.ask(message)).catch((error) => {
       // a guest runtime that could not start fails this run, not the page's runtime

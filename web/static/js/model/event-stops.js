@@ -6,11 +6,16 @@
 //   tool         value "" (any tool) or a tool's name: the tool's mark step
 //   error        (value ignored) a tool whose result has error true, or that raised
 //   stop-reason  value "" (any response) or a stop_reason: the first step that sees it
+//   thread-start value "" (any thread but the main one) or a thread's name: its first step
+//   switch       value "" (any) or a thread's name: each step where that thread takes
+//                over the run (model/threads.js)
 // The URL carries them as "KIND:VALUE" texts (url-state.js).
 
 import { stoppable } from "./stepping.js";
+import { Threads, threaded } from "./threads.js";
 
-export const EVENT_KINDS = Object.freeze(["model", "tool", "error", "stop-reason"]);
+export const EVENT_KINDS = Object.freeze(["model", "tool", "error", "stop-reason", "thread-start", "switch"]);
+const THREAD_KINDS = Object.freeze(["thread-start", "switch"]);
 
 /** The {kind, value} of a form's input, or {error: message key, …} for bad input. */
 export function eventBreakpoint(kind, value) {
@@ -64,13 +69,28 @@ function rawSteps(agent, bp) {
   return out;
 }
 
+/** The steps (before settling) a thread event breakpoint stops at. */
+function threadSteps(threads, bp) {
+  const named = (k) => (bp.value === "" ? true : threads.name(k) === bp.value);
+  if (bp.kind === "switch") return threads.switches().filter((s) => named(s.thread)).map((s) => s.step);
+  const out = [];
+  for (let k = 1; k < threads.count; k++) {
+    const first = named(k) ? threads.firstStep(k) : -1;
+    if (first >= 0) out.push(first);
+  }
+  return out;
+}
+
 /** The set of step indices where the event breakpoints `bps` stop in `trace`. */
 export function eventSteps(trace, bps) {
   const steps = new Set();
   const agent = trace?.agent;
-  if (!agent?.calls || !bps?.length) return steps;
+  if (!bps?.length) return steps;
+  const threads = threaded(trace) ? new Threads(trace) : null;
   for (const bp of bps) {
-    for (const s of rawSteps(agent, bp)) {
+    const thread = THREAD_KINDS.includes(bp.kind);
+    if (thread ? !threads : !agent?.calls) continue;
+    for (const s of thread ? threadSteps(threads, bp) : rawSteps(agent, bp)) {
       const j = restingAt(trace, s);
       if (j >= 0) steps.add(j);
     }

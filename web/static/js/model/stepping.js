@@ -27,6 +27,12 @@
 // tasks awaiting it: a step of another task is passed over unless its frame is one of
 // the cursor's outer frames, so stepping over an `await` stops after it in the same
 // coroutine (a breakpoint still stops in any task).
+//
+// In a trace of threads (`trace.thread(i)`, docs/design.md "Threads"), step over, into,
+// out and back stay in the cursor's thread: the steps of other threads between pass as
+// one move; once the cursor's thread has no step left, the next step of any thread is
+// the stop (stepping back from a thread's first step, the step before it). A breakpoint
+// or an event breakpoint stops in any thread.
 
 import { CALL, RETURN, hitsEvent } from "./events.js";
 
@@ -91,6 +97,7 @@ function normalize(breakpoints, trace, events = null) {
 function hitsAfter(trace, origin, j, bps) {
   if (!hits(trace, j, bps)) return false;
   if (origin < 0 || trace.depth(j) <= trace.depth(origin)) return true;
+  if (trace.thread(j) !== trace.thread(origin)) return true;   // another thread's statement
   const first = trace.line(origin);
   const last = trace.end(origin);
   const lo = trace.line(j);
@@ -137,6 +144,16 @@ function otherTask(trace, origin) {
   return (j) => taskOf(j) !== own && !outer.has(trace.frame(j));
 }
 
+/** `rule` (whether step j stops a step from `origin`) kept to origin's thread (see the
+ * top): another thread's step does not stop, any step does once that thread has none left. */
+function inThread(trace, origin, rule) {
+  if (!trace.threadIds) return rule;
+  const own = trace.thread(origin);
+  let last = size(trace) - 1;
+  while (last > origin && trace.thread(last) !== own) last--;
+  return (j) => j > last || (trace.thread(j) === own && rule(j));
+}
+
 function lastStoppable(trace, before) {
   for (let j = before - 1; j >= 0; j--) if (stoppable(trace, j)) return j;
   return END;
@@ -145,10 +162,13 @@ function lastStoppable(trace, before) {
 function stepBack(trace, index) {
   if (index === END) return lastStoppable(trace, size(trace));
   const depth = trace.depth(index);
+  const own = trace.threadIds ? trace.thread(index) : 0;
   for (let j = index - 1; j >= 0; j--) {
-    if (stoppable(trace, j) && trace.depth(j) <= depth) return j;
+    if (stoppable(trace, j) && trace.depth(j) <= depth && trace.thread(j) === own) return j;
   }
-  return index;
+  // a thread's first step: back to the step before it, whichever thread ran that
+  const before = own === 0 ? END : lastStoppable(trace, index);
+  return before === END ? index : before;
 }
 
 /**
@@ -176,17 +196,17 @@ export function step(trace, index, command, breakpoints, events = null) {
     case "continue":
       return forward(t, index, bps, () => false);
     case "step-into":
-      return forward(t, index, bps, () => true);
+      return forward(t, index, bps, inThread(t, index, () => true));
     case "step-over": {
       const other = otherTask(t, index);
-      return forward(t, index, bps, (j) => t.depth(j) <= depth && !other(j));
+      return forward(t, index, bps, inThread(t, index, (j) => t.depth(j) <= depth && !other(j)));
     }
     case "step-out": {
       const leaving = t.eventCode(index) === RETURN;
       const frame = t.frame(index);
       const other = otherTask(t, index);
-      return forward(t, index, bps, (j) => (t.depth(j) < depth && !other(j))
-        || (!leaving && t.eventCode(j) === RETURN && t.frame(j) === frame));
+      return forward(t, index, bps, inThread(t, index, (j) => (t.depth(j) < depth && !other(j))
+        || (!leaving && t.eventCode(j) === RETURN && t.frame(j) === frame)));
     }
     default:
       throw new Error(`unknown command: ${command}`);

@@ -6,8 +6,9 @@
 // dict form (`stdout`, `stacks`, `status`, `error`, …) plus `count` and O(1)
 // accessors by step index: event, line, end, frame, depth, fn, stack, out, set,
 // del, ret, exc, thread (the index into `threads` of the thread that ran it; 0 in a
-// trace of one thread). Per step it holds about 21 bytes (event, line, end, frame row,
-// stdout length, offset of the changed locals) plus the changed locals themselves.
+// trace of one thread; `switchSteps`/`switchThreads` where it changed, model/threads.js).
+// Per step it holds about 21 bytes (event, line, end, frame row, stdout length, offset
+// of the changed locals) plus the changed locals themselves.
 
 import { EVENTS } from "./events.js";
 
@@ -42,10 +43,14 @@ export class Trace {
   /** The running thread of each step, from the steps where it changed (none: all 0). */
   readThreads(flat) {
     this.threadIds = flat.length ? new Uint16Array(this.count) : null;
+    this.switchSteps = new Int32Array(flat.length / 2);   // model/threads.js reads them
+    this.switchThreads = new Int32Array(flat.length / 2);
     let index = 0;
     for (let k = 0; k < flat.length; k += 2) {
       index += flat[k];
       this.threadIds.fill(flat[k + 1], index);
+      this.switchSteps[k / 2] = index;
+      this.switchThreads[k / 2] = flat[k + 1];
     }
   }
 

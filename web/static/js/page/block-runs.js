@@ -23,17 +23,21 @@ const replayModule = () => {
 
 /** The trace of `scenario` for `block` (the custom one: of its current setup text),
  * recorded unless the page's cache still has it. `fork`: {call, text} (whatif/fork-editor.js),
- * that call answering the JSON `text`; the cache keys the fork by its text. `recording`:
+ * that call answering the JSON `text`; the cache keys the fork by its text; or {schedule},
+ * the run following that schedule's text (docs/design.md, "Threads"). `recording`:
  * {name, text, key} the recording file answering the model calls (the block's, if any). */
 export async function traceOf(block, scenario, fork = null, recording = block.recording) {
-  const key = block.traceKey(scenario, recording) + (fork ? `\nfork ${fork.call}\n${fork.text}` : "");
+  const schedule = fork?.schedule ?? null;
+  if (schedule !== null) fork = null;
+  const key = block.traceKey(scenario, recording) + (fork ? `\nfork ${fork.call}\n${fork.text}` : "")
+    + (schedule !== null ? `\nschedule ${schedule}` : "");
   const kept = pageTraces.cache?.get(key);
   if (kept) return kept;
   const cache = traceCache(); // imported while the trace is recorded
   const replaying = replayModule();
   const custom = scenario === block.config.customScenario;
   const questions = block.questions.request(block.breakpoints);
-  let trace = custom || questions || fork || recording || block.tolerant ? null
+  let trace = custom || questions || fork || schedule !== null || recording || block.tolerant ? null
     : await sharedShipped().trace(block.name, scenario);
   if (trace) trace.madeBy = "shipped";
   else {
@@ -45,6 +49,7 @@ export async function traceOf(block, scenario, fork = null, recording = block.re
       ...(fork ? { fork: { call: fork.call, value: JSON.parse(fork.text) } } : {}),
       ...(recording ? { recording: { name: recording.name, text: recording.text } } : {}),
       ...(block.tolerant ? { tolerant: true } : {}),
+      ...(schedule !== null ? { schedule } : {}),
     });
     trace.madeBy = "live";
   }

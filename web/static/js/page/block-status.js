@@ -11,20 +11,7 @@ export function statusText(block) {
     case "running":
       return m.get("status_running");
     case "paused":
-      if (trace?.status === "step_limit") {
-        return m.format(`status_paused_${capKey(trace)}`, {
-          line: block.currentStep.line, steps: trace.count, cap: capText(trace),
-        });
-      }
-      if (block.stopNote?.kind === "first") {
-        return m.format("status_paused_first", { line: block.currentStep.line });
-      }
-      if (block.stopNote?.kind === "hidden") {
-        return m.format("status_paused_stepped_over", {
-          line: block.currentStep.line, names: block.stopNote.names.join(", "),
-        });
-      }
-      return m.format("status_paused", { line: block.currentStep.line });
+      return pausedText(block) + threadText(block);
     case "finished":
       if (trace?.status === "step_limit") {
         return m.format(`status_${capKey(trace)}`, { steps: trace.count, cap: capText(trace) });
@@ -35,6 +22,34 @@ export function statusText(block) {
     default:
       return m.get("status_idle");
   }
+}
+
+function pausedText(block) {
+  const m = block.messages;
+  const trace = block.trace;
+  if (trace?.status === "step_limit") {
+    return m.format(`status_paused_${capKey(trace)}`, {
+      line: block.currentStep.line, steps: trace.count, cap: capText(trace),
+    });
+  }
+  if (block.stopNote?.kind === "first") {
+    return m.format("status_paused_first", { line: block.currentStep.line });
+  }
+  if (block.stopNote?.kind === "hidden") {
+    return m.format("status_paused_stepped_over", {
+      line: block.currentStep.line, names: block.stopNote.names.join(", "),
+    });
+  }
+  return m.format("status_paused", { line: block.currentStep.line });
+}
+
+/** " · thread NAME" in a run that started threads: the thread of the cursor's step
+ * (where Continue stopped, whichever thread hit the breakpoint). */
+function threadText(block) {
+  const threads = block.trace?.threads;
+  const step = block.currentStep;
+  if (!step || !(threads?.length > 1)) return "";
+  return block.messages.format("status_thread", { name: threads[step.thread ?? 0]?.name ?? "?" });
 }
 
 // The message of each cap that ends a run (model/events.js LIMITS): status_KEY and
@@ -60,6 +75,7 @@ export function errorText(failure, trace, m) {
   if (f?.kind === "runtime") return m.format("status_runtime_failed", { message: f.message });
   if (f?.kind === "timeout") return m.format("status_worker_restarted", { message: f.message });
   if (f?.kind === "fatal") return m.format("status_runtime_crashed", { message: f.message });
+  if (f?.kind === "schedule-unsupported") return m.get("status_schedule_unsupported");
   if (f) return m.format("status_error_detail", { message: f.message });
   const se = trace?.setup_error;
   if (se) return m.format("status_setup_error", se);

@@ -251,12 +251,27 @@ export function renderBlock(block, enabled, commands) {
   renderButtons(root, enabled, commands);
   renderBreakpoints(root, block.breakpoints);
   block.events.render();
+  renderScheduleNotice(root, block.failure?.kind === "schedule-unsupported", block.messages);
   const at = renderRun(block);
   block.agent?.render(at);
   block.workspace?.render(block.workspace.trace === block.trace ? at : null);
+  block.threads?.render(block.threads.trace === block.trace ? at : null);
   block.omni.render();
   block.whatif?.render();
   markDrawn(block, at); // data-drawn: the step, once drawn with every view of its run
+}
+
+/** Below the status, while the block's run was not run because it starts threads and
+ * this browser cannot suspend Python stacks (no JSPI): why, and that a preset's shipped
+ * trace still steps (the contract's [data-role="schedule-unsupported"]). */
+function renderScheduleNotice(root, shown, messages) {
+  const note = root.querySelector(SEL.scheduleUnsupported);
+  if (!shown) note?.remove();
+  else if (!note) {
+    root.querySelector(SEL.status).after(el("p",
+      { class: "schedule-unsupported", "data-role": "schedule-unsupported" },
+      messages.get("schedule_unsupported")));
+  }
 }
 
 /** The reader's input on the block's own controls, as requests to its actions. */
@@ -327,18 +342,26 @@ export function renderRun(block) {
   const at = shown ? block.index : null;
   const s = shown && at !== END ? block.trace.at(at) : null;
   const last = shown ? block.trace.at(block.trace.count - 1) : null;
+  // the thread that ran the cursor's step, in a run with more than one
+  const threads = block.trace?.threads;
+  const thread = s && threads?.length > 1 ? threads[block.trace.thread(at)]?.name : null;
+  if (thread) root.dataset.thread = thread;
+  else delete root.dataset.thread;
   renderLines(root, s, shown && at === END ? block.trace.error?.line : undefined);
   const vars = root.querySelector(SEL.variables);
   const stack = root.querySelector(SEL.stack);
   if (shown && (s || last)) {
-    const i = s ? at : block.trace.count - 1;
+    const own = s ? at : block.trace.count - 1;
+    // the thread the reader chose in the threads pane: its own last step (threads-view.js)
+    const i = block.threads?.trace === block.trace ? block.threads.shownStep(at, own) : own;
     // drawn again only for another step: a render for anything else (the runtime ready,
     // a view loaded) keeps the value trees the reader opened
     const drawn = drawnPanes.get(root);
     if (drawn?.trace !== block.trace || drawn.i !== i || drawn.ended !== !s) {
       drawnPanes.set(root, { trace: block.trace, i, ended: !s });
       renderVariables(vars, {
-        locals: block.replay.locals(i), changed: block.replay.changed(i), step: s ?? last,
+        locals: block.replay.locals(i), changed: block.replay.changed(i),
+        step: i === own ? s ?? last : block.trace.at(i),
         own: block.ownNames,
       }, block.messages);
       renderStack(stack, s ? block.replay.stack(i) : [], block.messages);

@@ -68,6 +68,7 @@ export class Block {
     this.customSetup = null; // the reader's setup text while scenario "custom" exists
     this.urlCustom = null;   // that text as the URL carries it (url-state.js)
     this.urlFork = null;     // the fork shown against the run, as the URL carries it
+    this.urlSchedule = null; // the schedule of a schedule fork shown against it (`sched=`)
     this.recording = null;   // a recording file loaded into the block: {name, text, key}
     this.tolerant = false;   // its replay goes on past differences (recording-view.js)
     this.whatif = null;      // the what-if controller, once loaded
@@ -387,10 +388,12 @@ export class Block {
     this.urlCustom = text === null ? null : encoded;
   }
 
-  /** The fork compared with the run, in its URL form (null: none); the URL follows. */
-  setFork(encoded) {
-    if (encoded === null && this.urlFork === null) return;
+  /** The fork compared with the run, in its URL form (null: none), or `schedule` the text
+   * of a schedule fork's (url-state.js `sched=`); the URL follows. */
+  setFork(encoded, schedule = null) {
+    if (encoded === null && this.urlFork === null && schedule === this.urlSchedule) return;
     this.urlFork = encoded;
+    this.urlSchedule = schedule;
     this.onChange(this);
   }
 

@@ -1,16 +1,21 @@
 // The views a shown run brings, each loaded on first use and replaced with the run: the
 // agent views (agent/agent-view.js) of a run with model calls, the workspace panel
-// (workspace/workspace-view.js) of a run with a working folder. They move the block's
+// (workspace/workspace-view.js) of a run with a working folder, the threads pane
+// (threads/threads-view.js) of a run that started threads. They move the block's
 // cursor through `block.goTo(step)` only. Their modules are asked for once the frame
 // with the run's first cursor is painted (dom.js afterPaint).
 
 import { afterPaint } from "./dom.js";
 import { END } from "../model/stepping.js";
 
+// a run that started a thread (model/threads.js `threaded`; not imported: the first frame's code)
+const threaded = (trace) => (trace?.threads?.length ?? 0) > 1;
+
 /** Attach (or drop) the views of `trace`, the run `block` shows now. */
 export function attachViews(block, trace) {
   attachAgent(block, trace);
   attachWorkspace(block, trace);
+  attachThreads(block, trace);
 }
 
 /**
@@ -25,7 +30,8 @@ export function markDrawn(block, at) {
   const trace = block.trace;
   const drawn = at !== null && trace && block.omni.views
     && (!trace.agent?.calls?.length || block.agent?.trace === trace)
-    && (!trace.workspace || block.workspace?.trace === trace);
+    && (!trace.workspace || block.workspace?.trace === trace)
+    && (!threaded(trace) || block.threads?.trace === trace);
   if (drawn) block.root.dataset.drawn = at === END ? "end" : String(at);
   else delete block.root.dataset.drawn;
 }
@@ -49,6 +55,19 @@ function attachWorkspace(block, trace) {
     if (block.trace !== trace || block.workspace?.trace === trace) return;
     block.workspace?.detach();
     block.workspace = new WorkspaceView(block.root, trace, block.messages, (step) => block.goTo(step));
+    block.render();
+  });
+}
+
+function attachThreads(block, trace) {
+  if (block.threads && block.threads.trace !== trace) {
+    block.threads.detach();
+    block.threads = null;
+  }
+  if (!threaded(trace) || block.threads) return;
+  afterPaint(() => import("../threads/threads-view.js")).then(({ ThreadsView }) => {
+    if (block.trace !== trace || block.threads) return;
+    block.threads = new ThreadsView(block, trace);
     block.render();
   });
 }

@@ -11,6 +11,8 @@
 //                                           its own, a value may hold a comma)
 //   …&s=custom&custom=…   (the reader's setup text, deflate-raw then base64url: setup-url.js)
 //   …&fork=model%3A2~…    (a fork: the call and its JSON, compressed as the setup is)
+//   …&sched=switch%3A10%3DMainThread   (a schedule fork: the schedule's text form,
+//                                       model/schedule.js; data, not code: restored at once)
 // A link's custom setup and fork are code (or data) that would run: they never run on
 // load, on a lesson page or in an embed. The block shows them and runs them on the
 // reader's click (whatif/link-code.js); the rest of the link is restored at once, its
@@ -31,7 +33,7 @@ const forkModel = () => import("../model/fork-url.js");
 
 // ---- the fragment -----------------------------------------------------------
 
-/** {block, scenario, breakpoints, events, step, questions, custom, fork} from a hash (or
+/** {block, scenario, breakpoints, events, step, questions, custom, fork, sched} from a hash (or
  * query) string; null if it names no block. Bad entries are left out. */
 export function parse(fragment) {
   const { params, watches } = fragmentParams(fragment);
@@ -45,7 +47,8 @@ export function parse(fragment) {
     try { return decodeURIComponent(x); } catch { return null; }
   }).filter((x) => x !== null);
   return { block, scenario: params.get("s"), breakpoints, events, step,
-    questions: parseQuestions(params, watches), custom: params.get("custom"), fork: params.get("fork") };
+    questions: parseQuestions(params, watches), custom: params.get("custom"), fork: params.get("fork"),
+    sched: params.get("sched") };
 }
 
 /** The fragment's parameters but its watches (URLSearchParams), and the watches' texts
@@ -72,7 +75,7 @@ function formValue(raw) {
 
 /** The hash for a block's state ("#b=…"). `questions`: {specs: Map or [[line, spec]],
  * watches} (model/questions.js). */
-export function format({ block, scenario, breakpoints, events, step, questions, custom, fork }) {
+export function format({ block, scenario, breakpoints, events, step, questions, custom, fork, sched }) {
   const parts = [`b=${encodeURIComponent(block)}`];
   if (scenario) parts.push(`s=${encodeURIComponent(scenario)}`);
   const bps = [...(breakpoints ?? [])].sort((a, b) => a - b);
@@ -82,6 +85,7 @@ export function format({ block, scenario, breakpoints, events, step, questions, 
   parts.push(...formatQuestions(questions));
   if (custom) parts.push(`custom=${encodeURIComponent(custom)}`);
   if (fork) parts.push(`fork=${encodeURIComponent(fork)}`);
+  if (sched) parts.push(`sched=${encodeURIComponent(sched)}`);
   return `#${parts.join("&")}`;
 }
 
@@ -147,6 +151,7 @@ export function stateOf(block) {
     questions: block.questions,
     custom: block.urlCustom ?? link?.custom ?? null,
     fork: block.urlFork ?? link?.fork ?? null,
+    sched: block.urlSchedule ?? null,
   };
 }
 
@@ -290,6 +295,11 @@ export class PageUrl {
     block.restoreQuestions(saved.questions);
     this.restoring = false;
     restored(block);
-    if (saved.step !== null) block.start("debug", { seek: saved.step });
+    const started = saved.step !== null ? block.start("debug", { seek: saved.step }) : null;
+    // a schedule fork is data (it only picks among the program's own threads): its run is
+    // run and compared at once, after the block's own
+    if (saved.sched) {
+      Promise.resolve(started).then(() => block.loadWhatIf()).then((w) => w.restoreSchedule(saved.sched));
+    }
   }
 }

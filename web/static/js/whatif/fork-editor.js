@@ -6,13 +6,17 @@
 // tool's returned value that was cut when recorded is said so and not run unchanged;
 // the editor keeps its text and the block's run stays shown. The fork goes into the URL
 // fragment (its form is url-state.js's), never to the server. Loaded with the first fork
-// button pressed.
+// button pressed. A fork at a thread switch (`switch:K`, a switch mark's fork button) is
+// the same run with another runnable thread chosen at switch point K: the editor then
+// offers those threads instead of JSON, and the fork's schedule
+// (model/schedule.js) goes into the URL as `sched=`.
 
 import { SEL } from "../selectors.js";
 import { el } from "../page/dom.js";
 import * as runs from "../page/block-runs.js";
 import { forkProblem, recordedStart, valueText } from "../model/fork-url.js";
 import { decodeFork, encodeFork } from "../page/url-state.js";
+import { choiceAt, forkSchedule, parseSchedule, lastSwitch } from "../model/schedule.js";
 
 export class ForkEditor {
   constructor(whatif) {
@@ -32,7 +36,13 @@ export class ForkEditor {
     panel.dataset.role = "fork-editor";
     panel.hidden = true;
     this.title = el("h3", { class: "fork-title" });
+    this.note = el("p", { class: "setup-editor-note" }, m.get("fork_note"));
     this.host = el("div", { class: "setup-editor-host fork-host" });
+    this.threadField = el("label", { class: "fork-thread" });
+    this.thread = el("select");
+    this.thread.dataset.role = "fork-thread";
+    this.threadField.append(el("span", {}, m.get("fork_thread")), this.thread);
+    this.threadField.hidden = true;
     this.error = el("p", { class: "setup-error fork-error" });
     this.error.dataset.role = "fork-error";
     this.error.setAttribute("role", "alert");
@@ -41,8 +51,7 @@ export class ForkEditor {
     run.type = "button";
     run.dataset.action = "run-fork";
     run.addEventListener("click", () => this.run());
-    panel.append(this.title, el("p", { class: "setup-editor-note" }, m.get("fork_note")), this.host,
-      run, this.error);
+    panel.append(this.title, this.note, this.threadField, this.host, run, this.error);
     this.block.root.querySelector(SEL.comparison).before(panel);
     return panel;
   }
@@ -59,6 +68,8 @@ export class ForkEditor {
 
   /** Open the editor on `call` ("model:K" / "tool:K") with its recorded answer, or `text`. */
   async open(call, text = null) {
+    if (call.startsWith("switch:")) return this.openSwitch(call, text);
+    this.showSwitch(false);
     this.call = call;
     this.title.textContent = this.messages.format("fork_title", { call });
     this.panel.hidden = false;
@@ -71,6 +82,33 @@ export class ForkEditor {
     if (call !== this.call) return editor;
     if (text === null) editor.focus();
     return editor;
+  }
+
+  /** Switch point mode (`switch:K`) or the JSON editor's. */
+  showSwitch(on) {
+    const m = this.messages;
+    this.threadField.hidden = !on;
+    this.host.hidden = on;
+    this.note.textContent = m.get(on ? "fork_switch_note" : "fork_note");
+  }
+
+  /** Open at switch point K (`call` "switch:K") offering the threads runnable there, `name`
+   * chosen (default: the first that did not run there); the thread picker focused. */
+  openSwitch(call, name = null) {
+    this.call = call;
+    this.showSwitch(true);
+    const k = Number(call.slice("switch:".length));
+    this.title.textContent = this.messages.format("fork_switch_title", { k });
+    this.panel.hidden = false;
+    const { names, ran } = choiceAt(this.block.trace, k);
+    this.thread.replaceChildren(...names.map((n) => new Option(
+      n === ran ? this.messages.format("fork_thread_ran", { name: n }) : n, n)));
+    const chosen = name ?? names.find((n) => n !== ran) ?? names[0] ?? "";
+    if (name !== null && !names.includes(name)) this.thread.append(new Option(name, name));
+    this.thread.value = chosen;
+    this.showError(names.length ? null : this.messages.format("fork_switch_none", { k }));
+    if (name === null) this.thread.focus();
+    return this.thread;
   }
 
   /** Hidden, its run (if one is on its way) ignored: the fork was dropped. */
@@ -92,7 +130,8 @@ export class ForkEditor {
   }
 
   /** Run the fork of the editor's text; the comparison shows it against the block's run. */
-  async run() {
+  async run(schedule = null) {
+    if (this.call?.startsWith("switch:")) return this.runSwitch(schedule);
     const call = this.call;
     const text = this.editor?.text;
     if (!call || text === undefined) return false;
@@ -133,6 +172,58 @@ export class ForkEditor {
       this.showError(this.messages.format("fork_run_error", { message: shown.message }));
     }
     return true;
+  }
+
+  /** Run the block's run again with the chosen thread at the switch point (`schedule`:
+   * the whole schedule text, a link's; else the run's own with that choice: forkSchedule),
+   * shown against the block's run in the comparison. Not a guest's run: a schedule only
+   * picks among the program's own threads. */
+  async runSwitch(schedule = null) {
+    const block = this.block;
+    const k = Number(this.call.slice("switch:".length));
+    const name = this.thread.value;
+    if (!name) return false;
+    const token = ++this.token;
+    this.showError(null);
+    let failure = null;
+    let text = schedule;
+    const shown = await this.whatif.compareWith(`fork:${schedule ?? `switch:${k}=${name}`}`, async () => {
+      if (!block.trace) await block.start("debug");
+      text ??= forkSchedule(block.trace?.schedule?.text ?? "", k, name);
+      if (token === this.token) block.setFork(null, text);
+      try {
+        return await runs.traceOf(block, block.scenario, { schedule: text });
+      } catch (error) {
+        failure = error;
+        throw error;
+      }
+    });
+    if (token !== this.token) return false;
+    if (!shown) {
+      if (failure) this.showError(this.messages.format("fork_run_error", { message: failure.message }));
+      return false;
+    }
+    if (shown.schedule?.error) this.showError(shown.schedule.error);
+    return true;
+  }
+
+  /** The URL's schedule (`sched=`), shown and run at once (data, not code: it only picks
+   * among the program's own threads); a text that cannot be read is reported. */
+  async restoreSchedule(text) {
+    let last;
+    try {
+      parseSchedule(text);
+      last = lastSwitch(text);
+      if (!last) throw new Error("no switch:K=NAME choice");
+    } catch (error) {
+      this.panel.hidden = false;
+      this.showSwitch(true);
+      this.showError(this.messages.format("sched_url_error", { message: error.message }));
+      return false;
+    }
+    if (!this.block.trace) await this.block.start("debug");
+    this.openSwitch(`switch:${last.number}`, last.name);
+    return this.run(text);
   }
 
   /** {call, text} of the URL's fork (its encoded form), or null: a bad one is reported. */

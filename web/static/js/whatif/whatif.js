@@ -30,15 +30,22 @@ export class WhatIf {
     this.link = null;        // the code a link brought, not run yet (link-code.js)
   }
 
-  forkEditor() {
-    this.block.client.prepareGuest(); // a fork runs as a guest (boot/guest-client.js)
+  forkEditor(guest = true) {
+    // a fork runs as a guest (boot/guest-client.js); a schedule's does not (data, not code)
+    if (guest) this.block.client.prepareGuest();
     this.forkLoading ??= import("./fork-editor.js").then(({ ForkEditor }) => (this.fork = new ForkEditor(this)));
     return this.forkLoading;
   }
 
-  /** Open the fork editor on `call` ("model:K" / "tool:K"). */
+  /** Open the fork editor on `call` ("model:K" / "tool:K", or "switch:K": a thread chosen
+   * at switch point K). */
   async openFork(call) {
-    return (await this.forkEditor()).open(call);
+    return (await this.forkEditor(!call.startsWith("switch:"))).open(call);
+  }
+
+  /** The URL's schedule (`sched=`): the fork at its switch point opened, run and compared. */
+  async restoreSchedule(text) {
+    return (await this.forkEditor(false)).restoreSchedule(text);
   }
 
   /** The code a link brings (its parsed fragment: url-state.js), shown in the block to
