@@ -12,9 +12,11 @@ Likewise ``id_fix``: where the request shows, at the first difference, the start
 request other hex digits of the same length, the run is recorded again with that draw
 given back as a uuid starting with the recorded digits (the world's tape). And
 ``output_fix``: where the request differs from the recorded one only in the span where it
-shows a stand-in command's output (stdout and stderr, stripped), the run is recorded again
-with that command answered by the recorded text there (a background command's output on
-the author's machine, which no recorded tool execution holds).
+shows the output of a stand-in command a thread other than the main one ran (stdout and
+stderr, stripped), the run is recorded again with that command answered by the recorded
+text there (a background command's output on the author's machine, which no recorded tool
+execution holds; a command of the main thread is a tool's result, which a recording
+answers or shows as a divergence).
 A time shows as seconds since the epoch (``1767258000``, ``1767258000.123``), milliseconds
 (13 digits) or an ISO 8601 date and time (``2026-01-01T09:00:00[.ffffff]``, read as UTC:
 a run's time zone is UTC, runtime/world/clock.py).

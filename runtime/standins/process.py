@@ -76,8 +76,13 @@ for _cls in (SubprocessError, CalledProcessError, TimeoutExpired, CompletedProce
 def _kept(code, out, err):
     """A command's result as the run gets it: kept on the world's tape, or the one a
     replay's calibration gives back (world/tape.py, recording/calibrate.py)."""
-    tape = getattr(getattr(schedule.current(), "clock", None), "tape", None)
-    return (code, out, err) if tape is None else tape.command_output(code, out, err)
+    scheduler = schedule.current()
+    tape = getattr(getattr(scheduler, "clock", None), "tape", None)
+    if tape is None:
+        return code, out, err
+    me = scheduler.me() if scheduler is not None else None
+    background = me is not None and me.name != "MainThread"
+    return tape.command_output(code, out, err, background)
 
 
 class Processes:

@@ -27,15 +27,19 @@ class Tape:
         # draw number → the hex given back instead (a replay's calibration, recording/
         # calibrate.py ``id_fix``; in memory only, never written)
         self._given_ids = {int(k): v for k, v in recorded.get("ids", ())}
-        self.outputs = []           # each stand-in command's stdout + stderr, in order
+        # each stand-in command's stdout + stderr, in order ("" for one the main thread ran:
+        # its output is a tool's result, which a recording answers or shows as a divergence)
+        self.outputs = []
         self._given_outputs = {int(k): v for k, v in recorded.get("outputs", ())}
 
-    def command_output(self, code, out, err):
-        """A stand-in command's (code, stdout, stderr): the calibration's, else as run."""
-        given = self._given_outputs.get(len(self.outputs))
+    def command_output(self, code, out, err, background=False):
+        """A stand-in command's (code, stdout, stderr): the calibration's, else as run.
+        ``background``: run by a thread other than the main one (a background command,
+        whose output reaches the model in a later notification, not as a tool's result)."""
+        given = self._given_outputs.get(len(self.outputs)) if background else None
         if given is not None:
             code, out, err = 0, given if isinstance(out, str) else given.encode(), out[:0]
-        self.outputs.append(_text(out) + _text(err))
+        self.outputs.append(_text(out) + _text(err) if background else "")
         return code, out, err
 
     def drawn_id(self, drawn):
