@@ -62,19 +62,27 @@ def _seconds(token):
     return int(token), "int", 1_000_000
 
 
-def clock_fix(divergence, readings):
-    """The clock readings (``[[kind, µs], …]``, the tape's form) a replay gives back so that
-    the reading shown as ``divergence["sent"]`` shows as its ``recorded`` text; None when
-    the difference is not a time this run read (``readings``: the run's own, in order)."""
-    if not divergence or not readings:
-        return None
+def _differing(divergence, at):
+    """The tokens (``at(text, index)``: a match or None) the sent and the recorded text of
+    a divergence show where they first differ, when both start at the same place."""
     recorded, sent = divergence.get("recorded"), divergence.get("sent")
     if not isinstance(recorded, str) or not isinstance(sent, str):
         return None
     index = _first_difference(recorded, sent)
-    got, wanted = _token_at(sent, index), _token_at(recorded, index)
+    got, wanted = at(sent, index), at(recorded, index)
     if got is None or wanted is None or got.start() != wanted.start():
         return None
+    return got, wanted
+
+
+def clock_fix(divergence, readings):
+    """The clock readings (``[[kind, µs], …]``, the tape's form) a replay gives back so that
+    the reading shown as ``divergence["sent"]`` shows as its ``recorded`` text; None when
+    the difference is not a time this run read (``readings``: the run's own, in order)."""
+    found = _differing(divergence, _token_at) if divergence and readings else None
+    if found is None:
+        return None
+    got, wanted = found
     try:
         value, form, resolution = _seconds(got.group())
         target, target_form, _ = _seconds(wanted.group())
@@ -103,15 +111,11 @@ def id_fix(divergence, drawn, given=()):
     """The uuid4 draws (``[[draw number, hex], …]``) a replay gives back so that the id
     shown as ``divergence["sent"]`` shows as its ``recorded`` text; None when the difference
     is not the start of a uuid this run drew (``drawn``: their hex, in order)."""
-    if not divergence or not drawn:
+    found = _differing(divergence, _hex_at) if divergence and drawn else None
+    if found is None:
         return None
-    recorded, sent = divergence.get("recorded"), divergence.get("sent")
-    if not isinstance(recorded, str) or not isinstance(sent, str):
-        return None
-    index = _first_difference(recorded, sent)
-    got, wanted = _hex_at(sent, index), _hex_at(recorded, index)
-    if got is None or wanted is None or got.start() != wanted.start() or \
-            len(got.group()) != len(wanted.group()) or len(got.group()) < 6:
+    got, wanted = found
+    if len(got.group()) != len(wanted.group()) or len(got.group()) < 6:
         return None
     token, target = got.group(), wanted.group()
     for number, value in enumerate(drawn):

@@ -151,27 +151,38 @@ export class ForkEditor {
     if (token !== this.token) return false;   // dropped meanwhile
     block.setFork(encoded);
     const scenario = block.scenario;
-    let failure = null;
-    const shown = await this.whatif.compareWith(`fork:${call}`, async () => {
-      if (!block.trace) await block.start("debug");
-      try {
-        return await runs.traceOf(block, scenario, { call, text });
-      } catch (error) {
-        failure = error;
-        throw error;
-      }
-    });
-    if (token !== this.token) return false;
-    if (!shown) {
-      if (failure) this.showError(this.messages.format("fork_run_error", { message: failure.message }));
-      return false;
-    }
+    const shown = await this.compare(`fork:${call}`, token, null,
+      () => runs.traceOf(block, scenario, { call, text }));
+    if (!shown) return false;
     if (shown.fork && !shown.fork.applied) {
       this.showError(this.messages.format("fork_not_reached", { call }));
     } else if (shown.status === "exception") {
       this.showError(this.messages.format("fork_run_error", { message: shown.message }));
     }
     return true;
+  }
+
+  /** The comparison (labelled `label`) with the run `load()` gives, once the block has a
+   * trace and `prepare()` ran; null when the editor moved on meanwhile (`token`) or the run
+   * failed (its error shown). */
+  async compare(label, token, prepare, load) {
+    const block = this.block;
+    let failure = null;
+    const shown = await this.whatif.compareWith(label, async () => {
+      if (!block.trace) await block.start("debug");
+      prepare?.();
+      try {
+        return await load();
+      } catch (error) {
+        failure = error;
+        throw error;
+      }
+    });
+    if (token !== this.token) return null;
+    if (!shown && failure) {
+      this.showError(this.messages.format("fork_run_error", { message: failure.message }));
+    }
+    return shown || null;
   }
 
   /** Run the block's run again with the chosen thread at the switch point (`schedule`:
@@ -185,24 +196,12 @@ export class ForkEditor {
     if (!name) return false;
     const token = ++this.token;
     this.showError(null);
-    let failure = null;
     let text = schedule;
-    const shown = await this.whatif.compareWith(`fork:${schedule ?? `switch:${k}=${name}`}`, async () => {
-      if (!block.trace) await block.start("debug");
+    const shown = await this.compare(`fork:${schedule ?? `switch:${k}=${name}`}`, token, () => {
       text ??= forkSchedule(block.trace?.schedule?.text ?? "", k, name);
       if (token === this.token) block.setFork(null, text);
-      try {
-        return await runs.traceOf(block, block.scenario, { schedule: text });
-      } catch (error) {
-        failure = error;
-        throw error;
-      }
-    });
-    if (token !== this.token) return false;
-    if (!shown) {
-      if (failure) this.showError(this.messages.format("fork_run_error", { message: failure.message }));
-      return false;
-    }
+    }, () => runs.traceOf(block, block.scenario, { schedule: text }));
+    if (!shown) return false;
     if (shown.schedule?.error) this.showError(shown.schedule.error);
     return true;
   }
