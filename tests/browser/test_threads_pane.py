@@ -149,13 +149,17 @@ def test_the_threads_pane_shows_each_thread_and_steps_in_one(
         # a teammate's model call is its peer agent's conversation, not a subagent's
         team = page.locator('[data-loopstep-block="bgagent/team"]')
         form = team.locator('form[data-role="event-breakpoint"]')
+        wait_ready(team)
         choose_option(form.locator('select[name="kind"]'), "model")
         form.locator('input[name="value"]').focus()
         page.keyboard.type("2")
         page.keyboard.press("Enter")
+        expect(team.locator('[data-role="event-breakpoints"] [data-event-bp="model:2"]')) \
+            .to_have_count(1)
         press(team, "debug")
+        expect(team).to_have_attribute("data-state", "paused", timeout=60_000)
         conversation = team.locator('[data-role="conversation"]')
-        expect(conversation).to_have_attribute("data-agent", "alice", timeout=60_000)
+        expect(conversation).to_have_attribute("data-agent", "alice")
         expect(conversation).to_have_attribute("data-thread", "alice")
         expect(conversation).to_have_attribute("data-depth", "0")
         expect(conversation.locator('[data-role="breadcrumb"]')).to_contain_text("alice (peer agent)")
