@@ -242,7 +242,8 @@ def main(argv=None, *, own_process=None):
              else ""))
     previous_out = 0
     printed = 0
-    threads, thread = [t["name"] for t in trace.get("threads", ())], 0
+    threads, thread = [("task " if t.get("task") else "thread ") + t["name"]
+                       for t in trace.get("threads", ())], 0
     points = switch_points(trace)
     for index, step in enumerate(trace["steps"]):
         hit = args.breakpoint is None or is_hit(step["event"], step["line"], step["end"],
@@ -255,7 +256,7 @@ def main(argv=None, *, own_process=None):
             point = points.get(index)
             if step.get("thread", 0) != thread or (point and point[1]):   # the running
                 thread = step.get("thread", 0)         # thread changed, or could have
-                print(f"{'':>5} ── thread {threads[thread]} ──{point[0] if point else ''}")
+                print(f"{'':>5} ── {threads[thread]} ──{point[0] if point else ''}")
             _print_step(index, step, lines, trace["stdout"], previous_out)
             previous_out = step["out"]
     print(f"status: {trace['status']}" + (f" ({trace['message']})" if trace["message"] else ""))

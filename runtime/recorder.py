@@ -20,7 +20,8 @@ from .questions.questions import Questions
 from .trace.backends import StopRecording
 from .catalog.lessons import LessonError, load_lesson
 from .trace.output import Output, traceback_text
-from .trace.steps import Columns, TraceBuilder
+from .trace.columns import Columns
+from .trace.steps import TraceBuilder
 from .trace.targets import ranges as _ranges, targets
 from .trace.values import Folder, presented
 from .workspace import Watcher
@@ -254,6 +255,8 @@ def _record_once(request, untimed=False):
         run.fork = fork if fork.kind == "model" else None
     if capture is not None:
         capture.recorded = recorded
+        if replay is not None:
+            replay.on_hold = capture.in_flight.hold
         if live is not None:
             live.depth = capture.last_depth
         if answers is not None:   # a tool that runs here answers with the stand-in's output
@@ -298,15 +301,16 @@ def _record_once(request, untimed=False):
                      builder, setup_error)
     if asked is not None:
         header["probes"] = asked.result()
-    if world.schedule.summary():
+    if world.schedule.summary():   # threads, asyncio tasks (in the thread column too)
         header["threads"] = world.schedule.summary()
-        header["thread_states"] = world.schedule.scheduler.changes()
-    if world.schedule.summary() or plan.choices:   # which schedule ran, its switch points
+        header["thread_states"] = world.schedule.scheduler.changes(builder.cols)
+    if world.schedule.scheduler.started or plan.choices:   # which schedule ran, its points
         header["schedule"] = plan.header(world.schedule.scheduler)
     for call, path in (replay.differs.items() if replay is not None and capture else ()):
         if call <= len(capture.calls):
             capture.calls[call - 1]["differs"] = path   # a tolerant replay's difference
-    captured = capture.result() if capture is not None else None
+    captured = capture.result([t["name"] for t in header.get("threads") or ()]) \
+        if capture is not None else None
     if captured is not None:
         header["agent"] = captured
     if fork is not None:

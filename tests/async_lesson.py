@@ -208,6 +208,47 @@ symbols = ["agent_loop", "subagent"]
 source = "asub/agent.py"
 entry = "print(asyncio.run(agent_loop('Split the work')))\\n"
 '''
+# two tasks gathered: one waits for an event the other sets after a sleep; the second named
+TASKS_SOURCE = '''import asyncio
+
+
+async def waiter(ready, log):
+    await asyncio.sleep(0.5)
+    log.append("waiting")
+    await ready.wait()
+    log.append("woken")
+
+
+async def sleeper(ready, log):
+    await asyncio.sleep(1.5)
+    log.append("slept")
+    ready.set()
+
+
+async def main():
+    ready, log = asyncio.Event(), []
+    first = asyncio.create_task(waiter(ready, log))
+    second = asyncio.create_task(sleeper(ready, log), name="sleeper")
+    await asyncio.gather(first, second)
+    return log
+'''
+TASKS_TOML = '''
+title = {zh = "两个任务", en = "Two tasks"}
+summary = {zh = "gather 两个任务。", en = "Two tasks gathered."}
+setup = "atasks/setup.py"
+modules = ["atasks/tasks.py"]
+
+[[presets]]
+name = "normal"
+zh = "普通"
+en = "Normal"
+
+[[blocks]]
+id = "main"
+symbols = ["main", "waiter", "sleeper"]
+source = "atasks/tasks.py"
+entry = "print(asyncio.run(main()))\\n"
+'''
 LINES = SOURCE.split("\n")
 
 
@@ -217,7 +258,7 @@ def line_of(text):
 
 
 def make_lesson(root: Path, toml: str = TOML, source: str = SOURCE) -> Path:
-    """Write the lessons `aagent`, `atools` and `asub` into the lessons directory `root`;
+    """Write the lessons `aagent`, `atools`, `asub` and `atasks` into the lessons directory `root`;
     returns `root`."""
     folder = root / "aagent"
     folder.mkdir(parents=True)
@@ -234,4 +275,9 @@ def make_lesson(root: Path, toml: str = TOML, source: str = SOURCE) -> Path:
     (sub / "lesson.toml").write_text(SUB_TOML, encoding="utf-8")
     (sub / "agent.py").write_text(SUB_SOURCE, encoding="utf-8")
     (sub / "setup.py").write_text(SUB_SETUP, encoding="utf-8")
+    two = root / "atasks"
+    two.mkdir()
+    (two / "lesson.toml").write_text(TASKS_TOML, encoding="utf-8")
+    (two / "tasks.py").write_text(TASKS_SOURCE, encoding="utf-8")
+    (two / "setup.py").write_text("", encoding="utf-8")
     return root

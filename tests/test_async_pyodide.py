@@ -1,6 +1,7 @@
 """Async agents in the bundled Pyodide (Node): ``asyncio.run`` runs on the run's loop
 (no WebAssembly stack switching), and the traces of the async test lessons, under both
-backends, equal CPython's — steps, values, stacks with their tasks, the agent calls."""
+backends, equal CPython's — steps, values, stacks with their tasks, the agent calls, the
+task that ran each step and each task's states."""
 
 import pytest
 from async_lesson import make_lesson
@@ -9,7 +10,8 @@ from pyodide_node import record_in_pyodide
 from loopstep.runtime.recorder import record
 
 RUNS = [("aagent", "tools", "both"), ("aagent", "agent_loop", "both"),
-        ("atools", "all", "normal"), ("atools", "stuck", "normal"), ("asub", "both", "split")]
+        ("atools", "all", "normal"), ("atools", "stuck", "normal"), ("asub", "both", "split"),
+        ("atasks", "main", "normal")]
 BACKENDS = ("monitoring", "settrace")
 
 
@@ -18,7 +20,8 @@ def pyodide(tmp_path_factory):
     temp = tmp_path_factory.mktemp("async_pyodide")
     roots = make_lesson(temp / "lessons")
     files = {f"{lesson}/{path.name}": str(path)
-             for lesson in ("aagent", "atools", "asub") for path in (roots / lesson).iterdir()}
+             for lesson in ("aagent", "atools", "asub", "atasks")
+             for path in (roots / lesson).iterdir()}
     jobs = [{"lesson": lesson, "block": block, "scenario": scenario, "backend": backend}
             for backend in BACKENDS for lesson, block, scenario in RUNS]
     code = ("import asyncio, json, pyodide.webloop as w\n"

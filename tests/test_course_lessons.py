@@ -1,8 +1,8 @@
 """Course-style lessons (tests/course/: skills, context compaction, a task board,
 worktrees — whole agent files in the single-file style of published agent courses, run
 unmodified against [standins], their setups scripting only the answers) print the same
-every time and everywhere: two ``loopstep trace`` runs in fresh processes give the same
-stdout and the same trace, and the page's Python (the vendored Pyodide under Node) prints
+every time and everywhere: ``loopstep trace`` run in two fresh processes (each running
+every course run, in opposite orders) gives the same stdout and the same trace, and the page's Python (the vendored Pyodide under Node) prints
 what CPython prints. Their clock readings, uuid4 ids, ``datetime.now()`` and the run
 folder's path all reach the output (runtime/world/)."""
 
@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_batch import batch
 from pyodide_node import record_in_pyodide
 
 from loopstep.runtime.catalog.lessons import load_lessons
@@ -62,15 +63,18 @@ SHOWS = {
 # runs `any(... for ...)` to its end, the traces differ by that step, the output does not.
 GENEXPR_GAP = {("c12-worktrees", "WorktreeManager.create", "create")} \
     if sys.version_info < (3, 12) else set()
-_CLI = {}
+_CLI = []
+
+
+def _command(lesson, block, preset):
+    return ["trace", f"{lesson}/{block}", "--scenario", preset, "--lessons", str(COURSE), "--json"]
 
 
 def cli_trace(lesson, block, preset, hash_seed):
     """The JSON trace `loopstep trace` prints in a fresh process (its string-hash seed
     from the environment it was started with: the CLI fixes its own)."""
     done = subprocess.run(
-        [str(LOOPSTEP), "trace", f"{lesson}/{block}", "--scenario", preset,
-         "--lessons", str(COURSE), "--json"],
+        [str(LOOPSTEP), *_command(lesson, block, preset)],
         capture_output=True, text=True, timeout=120,
         env=dict(os.environ, PYTHONHASHSEED=hash_seed))
     assert done.returncode == 0, done.stderr
@@ -78,10 +82,14 @@ def cli_trace(lesson, block, preset, hash_seed):
 
 
 def cli_runs(run):
-    """Two CLI traces of `run`, made once per test session."""
-    if run not in _CLI:
-        _CLI[run] = (cli_trace(*run, "random"), cli_trace(*run, "12345"))
-    return _CLI[run]
+    """Two CLI traces of `run`: from two fresh processes of a random and a fixed hash seed,
+    each of which runs every course run, the second in the reverse order (made once a
+    test session)."""
+    if not _CLI:
+        for runs, hash_seed in ((RUNS, "random"), (RUNS[::-1], "12345")):
+            results = batch([_command(*run) for run in runs], hash_seed)
+            _CLI.append({run: json.loads(result["stdout"]) for run, result in zip(runs, results)})
+    return _CLI[0][run], _CLI[1][run]
 
 
 def test_every_run_is_listed_with_what_it_shows():

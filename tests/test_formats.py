@@ -56,6 +56,13 @@ def test_a_tolerant_replays_differences_survive_packing():
     assert len(rows[0]) == 8 and rows[1][8] == "messages[2].content[0].text"
 
 
+def test_calls_in_flight_survive_packing():
+    fixture = BUILT["agent_calls.json"]["in_flight"]
+    assert agent_wire.unpack(fixture["packed"]) == fixture["agent"]
+    [row] = fixture["packed"]["in_flight"]
+    assert row[2] == "Thread-1 (mate)" and "in_flight" not in BUILT["agent_calls.json"]["packed"]
+
+
 def test_the_watch_column_has_changes_and_a_value_per_step():
     fixture = BUILT["watch_column.json"]
     trace = wire.unpack(json.dumps(fixture["packed"]))

@@ -251,9 +251,11 @@ def test_a_team_replays_in_the_recorded_interleaving_one_call_in_flight(lessons,
                    recording=learn_claude_code.convert(team_capture(), "team.json", CWD))
     assert trace["status"] == "finished" and trace["replay"]["divergence"] is None
     calls = trace["agent"]["calls"]
-    # the order the calls began: lead, lead, ann, ben, lead, ben, ann (in flight)
-    assert [c["conversation"] for c in calls] == [0, 0, 1, 2, 0, 2, 1]
-    assert calls[-1]["response"] is None
+    # the order the answered calls began: lead, lead, ann, ben, lead, ben; ann's last
+    # one was in flight (runtime/agent/in_flight.py)
+    assert [c["conversation"] for c in calls] == [0, 0, 1, 2, 0, 2]
+    assert [(c["thread"], c["conversation"]) for c in trace["agent"]["in_flight"]] == \
+        [("Thread-1 (mate)", 1)]
     # no divergence: ben's second request held the lead's message (his first answer
     # came after the lead's second, whose tool sent it), ann's none
     threads = {t["name"]: t["end"] for t in trace["threads"]}

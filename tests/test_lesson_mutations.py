@@ -22,7 +22,7 @@ from loopstep.runtime.catalog.lessons import LessonError
 pytestmark = pytest.mark.slow   # hypothesis mutates every lesson folder
 
 REPO = Path(__file__).resolve().parent.parent
-EXAMPLES = 8           # per lesson file
+EXAMPLES = 6           # per lesson file
 # Every bundled lesson and every lesson folder anywhere under tests/ (a fixture root is the
 # folder holding the lesson's folder), found anew on each run.
 LESSON_FILES = sorted(

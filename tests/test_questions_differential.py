@@ -10,21 +10,26 @@ trace (every step's line, event, set/del, output, result, stdout, status) must b
 trace recorded without them. Every local of each block is asked about in three forms (``FORMS``:
 consumed, advanced, compared, hashed, formatted, indexed, …) beside drawn expressions.
 In this CPython two examples per block; in the bundled Pyodide one Node process
-records one drawn set per block, with the plain runs of the blocks.
+records one drawn set per block, with the plain runs of the corpus blocks (a bundled block's
+plain run is its shipped trace; runs of threads suspend their stacks, as in the page).
 """
 
 import ast
+import json
 from functools import lru_cache
 from pathlib import Path
 
 import hypothesis.strategies as st
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
+from build_script import build
 from pyodide_node import record_in_pyodide
 
 from loopstep.runtime.catalog.lessons import load_lessons
 from loopstep.runtime.questions.watches import MAX_WATCHES
 from loopstep.runtime.recorder import record
+from loopstep.runtime.trace import wire
+from loopstep.web import shipped_traces
 
 pytestmark = pytest.mark.slow   # every local of every block as questions, in CPython and Pyodide
 
@@ -155,22 +160,41 @@ def test_every_block_is_asked():
     assert {kind for kind, *_ in BLOCKS} == {"bundled", "corpus"}
 
 
+def shipped(block):
+    """A bundled block's plain run in the page's Python: its shipped trace (built by `make
+    build`; tests/test_shipped_traces.py proves each the one a live Pyodide records)."""
+    _, lesson, symbol, preset = block
+    return wire.unpack(json.loads(
+        (shipped_traces.DIR / lesson / symbol / f"{preset}.json").read_text("utf-8")))
+
+
 @settings(max_examples=1, deadline=None, derandomize=True, database=None,
           phases=[Phase.generate],
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                  HealthCheck.large_base_example])
 @given(data=st.data())
 def test_questions_never_change_the_run_pyodide(tmp_path_factory, data):
-    """One set of questions per block, all recorded in one Node process."""
+    """One set of questions per block, all recorded in one Node process (a stock boot); a
+    bundled block's run without them is its shipped trace, so this also proves each shipped
+    trace the run a live Pyodide records (tests/test_shipped_traces.py); a run of threads is
+    recorded suspending its stacks, as the page's worker records it."""
+    assert build.stale_reason() is None, "stale: run `make build` (scripts/build.py)"
     batch = [(block, data.draw(questions(block))) for block in BLOCKS]
     files = {}
     for kind, lesson in sorted({(kind, lesson) for kind, lesson, *_ in BLOCKS}):
         files.update({rel: str(path) for rel, path in LESSONS[kind][lesson].files.items()})
-    runs = [{"lesson": b[1], "block": b[2], "scenario": b[3]} for b in BLOCKS]
-    runs += [{"lesson": b[1], "block": b[2], "scenario": b[3], "questions": p} for b, p in batch]
+    plain_runs = {b: shipped(b) for b in BLOCKS if b[0] == "bundled"}
+    recorded = [b for b in BLOCKS if b not in plain_runs]
+    runs = [{"lesson": b[1], "block": b[2], "scenario": b[3]} for b in recorded]
+    runs += [{"lesson": b[1], "block": b[2], "scenario": b[3], "questions": p,
+              "suspending": "threads" in plain_runs.get(b, {})} for b, p in batch]
     traces = record_in_pyodide(tmp_path_factory.mktemp("differential"), files, runs,
-                               timeout=1200)["traces"]
-    for _asked, without, probed in zip(batch, traces[:len(BLOCKS)],
-                                                traces[len(BLOCKS):], strict=True):
+                               timeout=1200,
+                               node_options=("--experimental-wasm-stack-switching",))["traces"]
+    plain_runs.update(zip(recorded, traces[:len(recorded)], strict=True))
+    assert any("threads" in trace for trace in plain_runs.values())
+    for (block, _asked), probed in zip(batch, traces[len(recorded):], strict=True):
+        without = plain_runs[block]
         assert probed["backend"] == without["backend"] == "monitoring"
+        assert "ThreadsUnavailable" not in (without.get("message") or ""), block
         same_run(probed, without)

@@ -1,6 +1,8 @@
 """The shipped traces (web/shipped_traces.py, built by scripts/build_shipped_traces.mjs): one per
-block × preset of the bundled lessons, current, reproducible, the same as a live
-recording in Pyodide, and offered to a page only for the lesson files they were made from.
+block × preset of the bundled lessons, current, reproducible, and offered to a page only for
+the lesson files they were made from. That each is the run a live Pyodide records (a stock
+boot: another process, another heap) is checked where such a recording of every bundled
+block × preset is made anyway: tests/test_questions_differential.py's Pyodide run.
 Like tests/test_boot_artifacts.py, this does not build: it fails when `make build` is due."""
 from __future__ import annotations
 
@@ -18,7 +20,6 @@ from loopstep.runtime.recorder import DEFAULT_MAX_STEPS
 from loopstep.web import bundles, page_data, shipped_traces
 
 from build_script import build
-from pyodide_node import record_in_pyodide
 
 ROOT = Path(__file__).resolve().parent.parent
 REBUILD = "stale: run `make build` (scripts/build.py; needs Node 20+)"
@@ -88,25 +89,6 @@ def test_a_second_build_writes_the_same_bytes(index, tmp_path):
     assert built == sorted(p.relative_to(again) for p in again.rglob("*") if p.is_file())
     for rel in built:
         assert (again / rel).read_bytes() == (shipped_traces.DIR / rel).read_bytes(), rel
-
-
-def test_every_recording_is_the_one_pyodide_records_live(index, tmp_path):
-    """Each shipped trace against a fresh recording of the same block × preset in the
-    vendored Pyodide (tests/pyodide_node.py, a stock boot: another process, another heap)."""
-    files = {}
-    for lesson in LESSONS.values():
-        files.update({rel: str(path) for rel, path in lesson.files.items()})
-    # a run that started threads was recorded with callPromising, as the worker records it
-    runs = [{"lesson": lesson, "block": block, "scenario": preset, "packed": True,
-             "maxSteps": DEFAULT_MAX_STEPS,
-             "suspending": "threads" in json.loads(shipped_file(lesson, block, preset).read_text("utf-8"))}
-            for lesson, block, preset in RUNS]
-    live = record_in_pyodide(tmp_path, files, runs,
-                             node_options=("--experimental-wasm-stack-switching",))["traces"]
-    assert len(live) == len(RUNS)
-    for run, trace in zip(RUNS, live):
-        shipped = json.loads(shipped_file(*run).read_text("utf-8"))
-        assert shipped == trace, "/".join(run)
 
 
 def test_a_page_is_offered_the_traces_of_the_files_it_serves(index, tmp_path):

@@ -8,6 +8,7 @@ asks to be run again (``threads_wanted``), while a program whose locks never wai
 in CPython."""
 
 import pytest
+import test_in_flight as in_flight
 import test_thread_lessons as thread_lessons
 import threads_lesson
 import world_lesson
@@ -45,6 +46,7 @@ def _lessons(temp):
     threads_lesson.write_agent(lessons)
     files |= {f"bgagent/{p.name}": str(p) for p in (lessons / "bgagent").iterdir()}
     files |= threads_lesson.write_timeouts(lessons)
+    files |= in_flight.write(lessons)   # a team's replay, a call in flight at its end
     return lessons, files
 
 
@@ -71,10 +73,12 @@ def suspending(tmp_path_factory):
     runs = thread_lessons.RUNS + thread_lessons.SCHEDULED
     jobs = [_job(n, suspending=True) for n in names] + [
         {"lesson": run[0], "block": run[1], "scenario": run[2], "suspending": True,
-         **({"schedule": run[3]} if len(run) > 3 else {})} for run in runs]
+         **({"schedule": run[3]} if len(run) > 3 else {})} for run in runs] + [
+        {"lesson": "team", "block": "agent_loop", "scenario": "normal", "suspending": True,
+         "recording": in_flight.recording()}]
     traces = record_in_pyodide(temp, files, jobs,
                                node_options=("--experimental-wasm-stack-switching",))["traces"]
-    return dict(zip(names + runs, traces)), lessons
+    return dict(zip(names + runs + ["in_flight"], traces)), lessons
 
 
 @pytest.fixture(scope="module")
@@ -101,6 +105,14 @@ def test_with_stack_switching_threads_run_as_in_cpython(suspending, name):
 def test_the_bundled_lessons_of_threads_run_as_in_cpython(suspending, run):
     traces, _lessons = suspending
     thread_lessons.same_in_both(run, traces[run])
+
+
+def test_a_replay_ending_with_a_call_in_flight_lists_it_as_in_cpython(suspending):
+    traces, lessons = suspending
+    trace, cpython = traces["in_flight"], in_flight.replayed(lessons)
+    assert trace["status"] == "finished", trace["message"]
+    assert trace["stdout"] == cpython["stdout"] and trace["replay"] == cpython["replay"]
+    assert trace["agent"] == cpython["agent"] and len(trace["agent"]["in_flight"]) == 1
 
 
 def test_without_it_the_run_says_why_and_asks_to_be_run_again(plain):

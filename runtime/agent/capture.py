@@ -23,6 +23,7 @@ import inspect
 import sys
 
 from . import parts
+from .in_flight import InFlight
 from .origins import Origins
 from ..trace.tasks import outer_frames
 from ..catalog.lessons import LessonError
@@ -108,6 +109,7 @@ class Capture:
         self.recorded = None          # a recording's tool outputs (recording/tools.py), too
         self.refresh = None           # (namespace, rewatch): its handlers found again per call
         self.origins = Origins(builder)   # where messages came from (origins.py)
+        self.in_flight = InFlight(self)   # calls never answered (in_flight.py)
         self.parts = parts.Parts(builder.folder)   # messages as the trace shows them
 
     # -- set-up ------------------------------------------------------------------
@@ -292,6 +294,8 @@ class Capture:
                   "messages": list(ids), "new": len(ids) - known, "stop_reason": None,
                   "response": None, "error": None}
         self.calls.append(record)
+        self.in_flight.began(record, len(self.origins.changed),
+                              getattr(self.builder, "thread", 0))
         self.origins.sent(conversation.index, frame, messages, ids, known)
         return record
 
@@ -366,11 +370,17 @@ class Capture:
         return self.conversations[self.calls[-1]["conversation"]][0] if self.calls else 0
 
     # -- result --------------------------------------------------------------------
-    def result(self):
-        """The ``agent`` part of the trace (dict form), or None when nothing was called."""
-        if not self.calls and not self.tool_calls:
+    def result(self, threads=()):
+        """The ``agent`` part of the trace (dict form), or None when nothing was called.
+        ``threads``: the run's thread names, by index (in_flight.py)."""
+        self.in_flight.ended()
+        flying = self.in_flight.result(list(threads))
+        if not self.calls and not self.tool_calls and not flying:
             return None
         added, changed = self.origins.result(len(self.pool))
-        return {"conversations": [{"depth": d, "parent": p} for d, p in self.conversations],
-                "messages": self.pool, "calls": self.calls, "tools": self.tool_calls,
-                "added": added, "changed": changed}
+        agent = {"conversations": [{"depth": d, "parent": p} for d, p in self.conversations],
+                 "messages": self.pool, "calls": self.calls, "tools": self.tool_calls,
+                 "added": added, "changed": self.in_flight.changed(changed)}
+        if flying:
+            agent["in_flight"] = flying
+        return agent

@@ -10,7 +10,11 @@ the pool indices of the new ones:
                          DIFFERS], …],
               "tools": [[STEP, RET, NAME, ID, INPUT, RESULT, ERROR, RETURNED, CUT,
                          RECORDED, SOURCE_CUT, STAND_IN, DIFFERS], …],
-              "added": [STEP | None, …], "changed": [[STEP, KIND, POSITION] | None, …]}   # as in the dict form
+              "added": [STEP | None, …], "changed": [[STEP, KIND, POSITION] | None, …],   # as in the dict form
+              "in_flight": [[STEP, CONVERSATION, THREAD, [ID, …]], …]}   # only when there are some
+
+``in_flight``: the model calls a thread began and never got an answer for (in_flight.py);
+its dict form adds each one's ``depth``, its conversation's.
 
 A call leaves out DIFFERS when null (its first difference from the recording in a tolerant
 replay; the dict form has the key ``differs`` only when set). A tool run leaves out its
@@ -66,10 +70,14 @@ def pack(agent):
         if call.get("differs") is not None:
             row.append(call["differs"])
         calls.append(row)
-    return {"conversations": [[c["depth"], c["parent"]] for c in agent["conversations"]],
-            "messages": agent["messages"], "calls": calls,
-            "tools": [pack_tool(t) for t in agent["tools"]],
-            "added": agent["added"], "changed": agent["changed"]}
+    packed = {"conversations": [[c["depth"], c["parent"]] for c in agent["conversations"]],
+              "messages": agent["messages"], "calls": calls,
+              "tools": [pack_tool(t) for t in agent["tools"]],
+              "added": agent["added"], "changed": agent["changed"]}
+    if agent.get("in_flight"):
+        packed["in_flight"] = [[c["step"], c["conversation"], c["thread"], c["messages"]]
+                               for c in agent["in_flight"]]
+    return packed
 
 
 def unpack(packed):
@@ -83,7 +91,12 @@ def unpack(packed):
                       "error": error})
         if differs:
             calls[-1]["differs"] = differs[0]
-    return {"conversations": [{"depth": d, "parent": p} for d, p in packed["conversations"]],
-            "messages": packed["messages"], "calls": calls,
-            "tools": [unpack_tool(row) for row in packed["tools"]],
-            "added": packed["added"], "changed": packed["changed"]}
+    agent = {"conversations": [{"depth": d, "parent": p} for d, p in packed["conversations"]],
+             "messages": packed["messages"], "calls": calls,
+             "tools": [unpack_tool(row) for row in packed["tools"]],
+             "added": packed["added"], "changed": packed["changed"]}
+    if packed.get("in_flight"):
+        agent["in_flight"] = [{"step": step, "conversation": c,
+                               "depth": agent["conversations"][c]["depth"], "thread": thread,
+                               "messages": ids} for step, c, thread, ids in packed["in_flight"]]
+    return agent

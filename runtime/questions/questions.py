@@ -29,7 +29,7 @@ import sys
 from . import readonly
 from .expressions import Refused, error_text, template_parts
 from .code import Failed, Frame, compile_group
-from ..trace.steps import OWN_LINE
+from ..trace.columns import OWN_LINE
 from ..trace.values import MAX_CHARS, presented
 from .watches import MAX_WATCHES, Watches
 

@@ -96,6 +96,8 @@ class Replay:
         self.current = 0          # the recorded call whose answer the run acts on
         self.forked = False
         self.stopped = None       # the Divergence or NoAnswer that ended the run
+        self.on_hold = None       # told when a thread's call is held: never answered
+        self._matched = None      # the recorded call ``held`` found for the caller's call
         self.differs = {}         # model call → its first difference (a tolerant replay)
         self._threads = None      # the recording's conversations (a tolerant replay)
         self._sent = []           # the run's conversations: [messages, calls made]
@@ -111,6 +113,21 @@ class Replay:
         if self.order:
             self.order.begin()
 
+    def held(self, request):
+        """Before a fork may answer it (runtime/standins/sdk.py): a call a thread other than
+        the main one makes past its conversation's recorded calls was in flight when the
+        recording ended; it waits here until the run ends (its capture record leaves the
+        calls first: agent/in_flight.py, so a fork's ``model:K`` counts as the trace does)."""
+        if not self.order or self.forked or self.stopped is not None:
+            return
+        number = self.order.match(request)
+        if number is None and not self.order.main_thread():
+            self.made += 1
+            if self.on_hold is not None:
+                self.on_hold()
+            self.order.hold()   # in flight when the recording ended: never answered
+        self._matched = number
+
     def answer(self, provider, request, forked=False, has_reply=False):
         """The recorded response (provider JSON) of the next call; None when the caller
         answers it itself (the fork's call, or after it the setup's model function)."""
@@ -122,10 +139,9 @@ class Replay:
             if has_reply:
                 return None
             raise self.stop(NoAnswer(call))
+        matched, self._matched = self._matched, None
         number = self._position(request) if self.tolerant else \
-            self.order.match(request) if self.order else call
-        if number is None and self.order and not self.order.main_thread():
-            self.order.hold()   # in flight when the recording ended: never answered
+            (matched or self.order.match(request)) if self.order else call
         if number is None or number > len(self.calls):
             raise self.stop(Divergence(call, BEYOND, f"{len(self.calls)} model calls",
                                        "one more call"))

@@ -152,6 +152,9 @@ def model_answer(context, provider, frame, request):
     if begin is not None:   # when each call began (threads: a live recording, a replay)
         begin()
     schedule.pause("model")
+    held = getattr(getattr(context, "answers", None), "held", None)
+    if held is not None:   # a thread's call the recording never answered waits for the end
+        held(request)
     fork = getattr(context, "fork", None)
     forked = fork.answer(frame) if fork is not None else None
     answers = getattr(context, "answers", None)

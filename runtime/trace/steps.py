@@ -6,26 +6,21 @@ step for the event, the first line and the frame row; everything else only where
 it applies. Each step stores only the locals that changed since the frame's
 previous step; a container a frame holds from one step to the next is compared with
 what its VALUE was made of rather than encoded again (kept.py). The outer call stack of a step is stored once in ``stacks`` and
-referenced by index; ``wire.py`` turns the columns into the dict form or the
-packed form of docs/design.md.
+referenced by index; the columns and the per-frame state are in ``columns.py``.
 """
 
-import inspect
 import os
 import traceback
 
 from .backends import StopRecording
+from .columns import OWN_LINE, Columns, FrameState
 from .events import CALL, EXCEPTION, LIMITS, LINE, RETURN
-from .names import hider
 from .tasks import Task, Tasks
 from .kept import kept_pair
 from .values import CONTAINERS, IMMUTABLE_SCALARS, encode, encode_fast, presented
 
 FORK_FILE = "<loopstep fork>"   # the file of a fork's dispatcher frames (forks.py): never shown
 
-_GENERATOR_FLAGS = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
-COROUTINE_FLAGS = inspect.CO_COROUTINE | inspect.CO_ITERABLE_COROUTINE
-OWN_LINE = frozenset({"<lambda>", "<genexpr>"})
 
 
 def _message(exc, folder):
@@ -33,62 +28,6 @@ def _message(exc, folder):
         return presented(str(exc), folder)
     except BaseException:
         return f"<{type(exc).__qualname__}>"
-
-
-class Columns:
-    """The steps of one trace, by field.
-
-    ``event`` (bytearray of CALL/LINE/RETURN/EXCEPTION), ``line`` and ``row`` have
-    one entry per step; ``row`` indexes ``frames``, whose rows are
-    ``[frame id, function name, depth, stack]``. The rest is sparse:
-    ``end`` {step: last line} where it differs from ``line``; ``out`` [step, units,
-    …] where stdout's length changed (it starts at 0); ``sets`` [step, [name,
-    VALUE, …], …] where locals changed; ``dels`` {step: [name, …]}; ``rets``
-    {step: VALUE}; ``excs`` {step: {"type", "message"}}; ``thread`` {step: thread index}
-    where the running thread changed (from 0). Lines are relative to
-    the displayed function (file lines in a method's and a ``symbols`` block).
-    """
-
-    __slots__ = ("event", "line", "row", "frames", "end", "out", "sets", "dels", "rets", "excs",
-                 "thread")
-
-    def __init__(self):
-        self.event = bytearray()
-        self.line = []
-        self.row = []
-        self.frames = []
-        self.end = {}
-        self.out = []
-        self.sets = []
-        self.dels = {}
-        self.rets = {}
-        self.excs = {}
-        self.thread = {}
-
-    def __len__(self):
-        return len(self.event)
-
-
-class FrameState:
-    __slots__ = ("fid", "code", "spans", "stack", "depth", "row", "prev", "last_event",
-                 "last_span", "exc", "generator", "coroutine", "hidden", "questions")
-
-    def __init__(self, fid, code, spans):
-        self.fid = fid
-        self.code = code
-        self.spans = spans
-        self.generator = bool(code.co_flags & _GENERATOR_FLAGS)
-        # a coroutine's suspensions at an await are no steps (docs/design.md, "Coroutines")
-        self.coroutine = bool(code.co_flags & COROUTINE_FLAGS)
-        self.hidden = hider(code)   # None, or the rule of names its frames leave out
-        self.prev = {}
-        self.stack = 0
-        self.depth = 0
-        self.row = -1
-        self.last_event = None
-        self.last_span = None
-        self.exc = None
-        self.questions = None   # questions.py's evaluation state of this frame (a question_code.Frame)
 
 
 class TraceBuilder:
@@ -131,6 +70,7 @@ class TraceBuilder:
         self.workspace_watch = None  # workspace.Watcher.flush: before each step when set
         self.tasks = Tasks()     # the stacks of frames running in asyncio tasks
         self.thread = self.last_thread = 0   # the running thread (world/schedule.py)
+        self.runner = 0   # the thread column's: the thread, or the asyncio task running in it
 
     # -- helpers ---------------------------------------------------------------
     def _rel(self, line):
@@ -290,8 +230,8 @@ class TraceBuilder:
         if span[1] != span[0]:
             cols.end[n] = span[1]
         cols.row.append(state.row)
-        if self.thread != self.last_thread:
-            self.last_thread = cols.thread[n] = self.thread
+        if self.runner != self.last_thread:
+            self.last_thread = cols.thread[n] = self.runner
         out = self.output.units
         if out != self.last_out:
             self.last_out = out

@@ -7,8 +7,8 @@ down to its coroutine, the task (``Task("Task-2")``), the frames of the task awa
 it (found through the callbacks that will wake it: ``await task``, ``gather``, a
 ``TaskGroup``, ``wait_for``) and that task, and so on to the task ``asyncio.run``
 runs, then the frames outside the loop (the caller of ``asyncio.run``). Frames of the
-``asyncio`` package and of the run's loop (runtime/world/aio.py) are left out: they
-differ from one Python to the next.
+``asyncio`` package and of the run's loop (runtime/world/aio.py, aio_tasks.py) are left
+out: they differ from one Python to the next.
 """
 
 import functools
@@ -33,7 +33,7 @@ class Tasks:
         """Whether ``frame`` runs code of the asyncio package or of the run's loop."""
         name = frame.f_globals.get("__name__")
         return isinstance(name, str) and (name.startswith("asyncio.") or name == "asyncio"
-                                          or name.endswith("world.aio"))
+                                          or name.endswith(("world.aio", "world.aio_tasks")))
 
     def outer_chain(self, frame):
         """``(chain, outside)`` for ``frame`` running in the current task: the frames

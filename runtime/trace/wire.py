@@ -12,7 +12,7 @@ import json
 
 from ..agent import wire as agent_wire
 from .events import EVENTS
-from .steps import Columns
+from .columns import Columns
 
 PACKED = 1
 _DIGITS = bytes.maketrans(bytes(range(len(EVENTS))), "".join(map(str, range(len(EVENTS)))).encode())

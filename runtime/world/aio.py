@@ -14,7 +14,8 @@ else ``time.monotonic()``. Its resolution is 1 µs, the virtual clock's, everywh
 ``Part(clock)`` is the loop as a part of the run's world (``World``, __init__.py).
 
 Deterministic besides: tasks are named ``Task-1``, ``Task-2`` … counted per run (as a
-fresh interpreter counts them), ``run_in_executor`` (``asyncio.to_thread``) runs the
+fresh interpreter counts them), each task's turn (its step, its wake-up) goes through
+the run's scheduler, whose trace shows the task running it (aio_tasks.py), ``run_in_executor`` (``asyncio.to_thread``) runs the
 function at once in the loop's thread, and a loop with no task ready and nothing
 scheduled stops the program with a RuntimeError instead of waiting forever. Sockets,
 pipes and subprocesses have no transport here (NotImplementedError). On Python 3.11,
@@ -25,6 +26,8 @@ of its own), so tasks and stacks are counted as in the page's Python.
 import asyncio
 import sys
 from asyncio import base_events, events, exceptions, runners, tasks, timeouts
+
+from . import schedule
 
 DEADLOCK = ("the event loop has nothing left to run: every task waits for something no "
             "task will do (the program would wait forever)")
@@ -71,6 +74,21 @@ class Loop(base_events.BaseEventLoop):
     def _process_events(self, event_list):
         pass
 
+    def call_soon(self, callback, *args, context=None):
+        """A task's step or wake-up runs as that task's turn (aio_tasks.py)."""
+        scheduler = schedule.current()
+        if scheduler is not None:
+            callback = scheduler.tasks.wrap(callback)
+        return super().call_soon(callback, *args, context=context)
+
+    def run_forever(self):
+        try:
+            super().run_forever()
+        finally:
+            scheduler = schedule.current()
+            if scheduler is not None:
+                scheduler.tasks.loop_stopped()
+
     def _write_to_self(self):
         pass
 
@@ -88,7 +106,7 @@ class Loop(base_events.BaseEventLoop):
         self._selector.close()
 
 
-async def _wait_for(fut, timeout):
+async def wait_for(fut, timeout):   # named as asyncio names it (aio_tasks.py)
     """``asyncio.wait_for`` as Python 3.12 and later have it."""
     if timeout is not None and timeout <= 0:
         fut = tasks.ensure_future(fut)
@@ -103,7 +121,7 @@ async def _wait_for(fut, timeout):
         return await fut
 
 
-_PATCHED = {"wait_for": _wait_for} if sys.version_info < (3, 12) else {}
+_PATCHED = {"wait_for": wait_for} if sys.version_info < (3, 12) else {}
 
 
 _Base = getattr(events, "_BaseDefaultEventLoopPolicy", None) or \

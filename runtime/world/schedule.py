@@ -34,7 +34,7 @@ import _thread
 import sys
 from collections import deque
 
-from . import choices, stacks, timeouts
+from . import aio_tasks, choices, stacks, timeouts
 
 MODEL_SECONDS = 1.0     # virtual time a model call takes once the run has threads
 TOOL_SECONDS = 0.1      # virtual time a command (the stand-in subprocess) takes then
@@ -69,10 +69,11 @@ class Record:
     """One thread of the run as the scheduler sees it."""
 
     __slots__ = ("index", "thread", "baton", "state", "on", "until", "seq", "woken", "killed",
-                 "error", "joiners", "ident", "done", "end")
+                 "error", "joiners", "ident", "done", "end", "runner")
 
     def __init__(self, index, thread, baton):
         self.index, self.thread = index, thread
+        self.runner = index       # what runs in it: itself, or an asyncio task (aio_tasks.py)
         self.baton = baton
         self.state = "runnable"   # running, runnable, blocked, sleeping, finished
         self.on = None            # what it waits on ("Lock.acquire", "sleep", …)
@@ -161,6 +162,7 @@ class Scheduler:
         self._seq = 0
         self.states = []        # the trace's thread_states: [STEP, THREAD, STATE, ON, UNTIL]
         self._marked = {}       # thread index → its last entry there
+        self.tasks = aio_tasks.Tasks(self)   # the run's asyncio tasks, numbered below 0
 
     # -- who runs ---------------------------------------------------------------
 
@@ -171,22 +173,29 @@ class Scheduler:
         return self.by_ident.get(_thread.get_ident())
 
     def _mark(self, record):
-        """``record``'s state from the next step the trace records on (the header's
-        ``thread_states``, docs/design.md "Threads"): one entry per change, the last of a
-        step kept."""
+        """``record``'s state from the next step the trace records on (``note``)."""
+        if record.state == "running" and record.runner != record.index:   # in a task's turn
+            self.note(record.index, "blocked", aio_tasks.EVENT_LOOP)
+            return
+        waits = record.state in ("blocked", "sleeping")
+        self.note(record.index, record.state, record.on if waits else None,
+                  record.until / 1e6 if waits and record.until is not None else None)
+
+    def note(self, index, state, on=None, until=None):
+        """Thread (or task, aio_tasks.py) ``index`` is in ``state`` from the next step the
+        trace records on (the header's ``thread_states``, docs/design.md "Threads"): one
+        entry per change, the last of a step kept."""
         if self.builder is None:
             return
         n = len(self.builder.cols)
-        waits = record.state in ("blocked", "sleeping")
-        now = [record.state, record.on if waits else None,
-               record.until / 1e6 if waits and record.until is not None else None]
-        last = self._marked.get(record.index)
+        now = [state, on, until]
+        last = self._marked.get(index)
         if last is not None and last[2:] == now:
             return
         if last is not None and last[0] == n:
             last[2:] = now
         else:
-            last = self._marked[record.index] = [n, record.index, *now]
+            last = self._marked[index] = [n, index, *now]
             self.states.append(last)
 
     def now(self):
@@ -217,7 +226,7 @@ class Scheduler:
         record.state = "running"
         self.current = record
         if self.builder is not None:
-            self.builder.thread = record.index
+            self.builder.thread, self.builder.runner = record.index, record.runner
         self._mark(record)
         record.baton.give()
 
@@ -352,13 +361,19 @@ class Scheduler:
             _active.remove(self)
         return ended
 
-    def changes(self):
-        """The trace header's ``thread_states``: each change of a thread's state, from the
-        step it holds on (``[STEP, THREAD, STATE, ON, UNTIL]``, ``_mark``)."""
-        return [list(entry) for entry in self.states if entry[1] < len(self.records)]
+    def changes(self, cols=None):
+        """The trace header's ``thread_states``: each change of a thread's or task's state,
+        from the step it holds on (``[STEP, THREAD, STATE, ON, UNTIL]``, ``note``), the
+        tasks numbered after the threads, as in ``cols``' thread column when given."""
+        count = len(self.records)
+        if cols is not None:
+            self.tasks.renumber(cols, count)
+        return [[entry[0], self.tasks.final(entry[1], count), *entry[2:]]
+                for entry in self.states if entry[1] < count]
 
     def summary(self):
-        """The trace header's ``threads``: each thread's name, daemon flag and end."""
+        """The trace header's ``threads``: each thread's name, daemon flag and end, then
+        each asyncio task's (aio_tasks.py)."""
         return [{"name": r.name, "daemon": bool(r.thread.daemon),
                  "end": r.end or ("finished" if r.index == 0 else r.state)}
-                for r in self.records]
+                for r in self.records] + self.tasks.summary()

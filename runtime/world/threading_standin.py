@@ -295,8 +295,9 @@ class Part:
         self.scheduler.builder = builder
 
     def summary(self):
-        """The trace header's ``threads`` (None: the run started no thread)."""
-        return self.scheduler.summary() if self.scheduler.started else None
+        """The trace header's ``threads`` (None: the run started no thread nor task)."""
+        started = self.scheduler.started or self.scheduler.tasks.order
+        return self.scheduler.summary() if started else None
 
     def _set(self, owner, name, value):
         self._saved.append((owner, name, getattr(owner, name)))

@@ -5,7 +5,6 @@ The facts come from the lessons' scripted models (see tests/agent_facts.py for t
 same facts on the recorded traces)."""
 import re
 
-import pytest
 from playwright.sync_api import expect
 
 try:
@@ -181,11 +180,9 @@ AGENT_PARTS = ['[data-role="conversation"]', '[data-role="timeline-marks"]',
                'button[data-action="prev-call"]', 'button[data-action="next-call"]']
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_agent_views_pass_the_axe_audit(page, server_url, site_kind, scheme):
+def test_agent_views_pass_the_axe_audit(page, server_url, site_kind):
     """The agent views alone (the rest of the page has its own audit), with an error card,
     new messages and the answer shown, in both colour schemes."""
-    page.emulate_media(color_scheme=scheme)
     open_lesson(page, server_url, site_kind)
     b = block(page, "run_subagent")
     wait_ready(b)
@@ -195,15 +192,7 @@ def test_agent_views_pass_the_axe_audit(page, server_url, site_kind, scheme):
     press(b, "step-over")
     expect(conversation(b).locator('[data-role="response"]')).to_be_visible()
     expect(conversation(b).locator('[data-error="true"]')).to_be_visible()
-    if not page.evaluate("() => typeof window.axe === 'object'"):
-        page.evaluate(axe_audit.axe_source())
-    found = page.evaluate("""async ([include, tags]) => {
-        const result = await axe.run({ include: include.map((s) => [s]) },
-          { runOnly: { type: "tag", values: tags }, resultTypes: ["violations"] });
-        return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
-          nodes: v.nodes.map((n) => [n.target.join(" "), n.failureSummary]) }));
-    }""", [AGENT_PARTS, axe_audit.TAGS])
-    assert not found, axe_audit.report(found)
+    axe_audit.assert_no_violations_in_schemes(page, "agent views", within=AGENT_PARTS)
 
 
 def test_call_keys_are_text_in_a_text_field(page, server_url, site_kind):

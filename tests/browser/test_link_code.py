@@ -13,7 +13,7 @@ import threading
 import pytest
 from playwright.sync_api import expect
 
-from axe_audit import assert_no_violations
+from axe_audit import assert_no_violations_in_schemes
 
 from page_helpers import (BOOT_TIMEOUT, block, link_fragment, open_lesson, press,
                           run_from_link, run_to_end, wait_ready)
@@ -119,9 +119,7 @@ def test_a_fork_from_a_link_is_shown_and_runs_only_when_pressed(page, server_url
     expect(page).to_have_url(re.compile(r"[#&]fork=model%3A2~"))
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_a_link_with_a_setup_and_a_fork_shows_both_and_passes_the_audit(page, server_url, site_kind, scheme):
-    page.emulate_media(color_scheme=scheme)
+def test_a_link_with_a_setup_and_a_fork_shows_both_and_passes_the_audit(page, server_url, site_kind):
     page.add_init_script(EVENT_SPY)
     # it scrolls; a bidi control in it is shown, not obeyed
     long_setup = MARKED_SETUP + "# \u202eevil\n" + "".join(f"# 第 {n} 行\n" for n in range(200))
@@ -133,8 +131,8 @@ def test_a_link_with_a_setup_and_a_fork_shows_both_and_passes_the_audit(page, se
     expect(texts).to_have_count(2)
     expect(texts.first.locator('.invisible[data-label="U+202E"]')).to_have_count(1)
     assert texts.first.evaluate("e => e.scrollHeight > e.clientHeight && getComputedStyle(e).overflowY")
-    assert_no_violations(page, f"code from a link ({scheme})",
-                         within='[data-loopstep-block="s06/run_subagent"] [data-role="link-code"]')
+    assert_no_violations_in_schemes(page, "code from a link",
+                                    within='[data-loopstep-block="s06/run_subagent"] [data-role="link-code"]')
 
 
 def test_a_preset_link_still_restores_and_pauses_by_itself(page, server_url, site_kind):

@@ -6,19 +6,18 @@ block × preset printing in the page what `loopstep trace` prints. Steps come fr
 runs recorded here in CPython."""
 from __future__ import annotations
 
+import functools
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from axe_audit import assert_no_violations
+from axe_audit import assert_no_violations_in_schemes
 from page_helpers import (BOOT_TIMEOUT, choose_option, press, run_to_end, select_scenario, shown_output,
                           slide_to, wait_ready)
 from loopstep.runtime.catalog.lessons import load_lesson
 from loopstep.runtime.recorder import record
+from tests.cli_batch import batch
 
 LESSON = "s06-day56"
 WRITTEN = "s06_subagent/example/string_tools.py"
@@ -148,9 +147,7 @@ def test_two_presets_side_by_side_show_each_whole_output_and_folder(page, server
     expect(comparison.locator('[data-role="workspace-b"] [data-file="pyproject.toml"]')).to_have_count(1)
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_workspace_with_a_file_open_and_the_boundary_pass_the_audit(page, server_url, site_kind, scheme):
-    page.emulate_media(color_scheme=scheme)
+def test_the_workspace_with_a_file_open_and_the_boundary_pass_the_audit(page, server_url, site_kind):
     trace = record(LESSON, "loop", "dangerous")
     b = open_block(page, server_url, site_kind)
     select_scenario(b, "dangerous")
@@ -159,19 +156,21 @@ def test_the_workspace_with_a_file_open_and_the_boundary_pass_the_audit(page, se
     activate(b.locator('[data-role="workspace"] [data-file="pyproject.toml"] button[data-action="open-file"]'))
     expect(b.locator('[data-role="file-view"]')).to_contain_text('name = "mini-agent"')
     expect(b.locator('[data-role="boundary"] [data-decision="deny"]')).to_be_visible()
-    for part in (".workspace-pane", '[data-role="boundary"]'):
-        assert_no_violations(page, f"workspace and boundary ({scheme})",
-                             within=f'[data-loopstep-block="{LESSON}/loop"] {part}')
-
-
-def _cli_stdout(block_id, preset):
-    loopstep = Path(sys.executable).with_name("loopstep")
-    done = subprocess.run([str(loopstep), "trace", f"{LESSON}/{block_id}", "--scenario", preset,
-                           "--json"], capture_output=True, text=True, check=True)
-    return json.loads(done.stdout)["stdout"]
+    assert_no_violations_in_schemes(
+        page, "workspace and boundary",
+        within=[f'[data-loopstep-block="{LESSON}/loop"] {part}'
+                for part in (".workspace-pane", '[data-role="boundary"]')])
 
 
 RUNS = [(b.id, p) for b in load_lesson(LESSON).blocks for p in b.presets]
+
+
+@functools.cache
+def _cli_stdouts():
+    """What `loopstep trace --json` prints for each run (its `stdout`): all made at once, in
+    one fresh process (tests/cli_batch.py)."""
+    results = batch([["trace", f"{LESSON}/{blk}", "--scenario", p, "--json"] for blk, p in RUNS])
+    return {run: json.loads(result["stdout"])["stdout"] for run, result in zip(RUNS, results)}
 
 
 @pytest.mark.parametrize("block_id", sorted({b for b, _ in RUNS}))
@@ -181,4 +180,4 @@ def test_every_preset_prints_in_the_page_what_loopstep_trace_prints(page, server
         select_scenario(b, preset)
         run_to_end(b)
         expect(b).to_have_attribute("data-state", "finished")
-        expect(b.locator('[data-role="output"]')).to_have_text(shown_output(_cli_stdout(block_id, preset)))
+        expect(b.locator('[data-role="output"]')).to_have_text(shown_output(_cli_stdouts()[block_id, preset]))

@@ -290,3 +290,63 @@ def test_a_version_3_file_replays_as_the_version_1_file_does(recorded_page, tmp_
     expect(error).to_contain_text("broken.json: $.calls[1].continues.call: must be an earlier "
                                   "call (1 to 1)", timeout=BOOT_TIMEOUT)
     expect(b).to_have_attribute("data-run-source", "recorded")
+
+
+ZH = json.loads((Path(__file__).resolve().parents[2] / "web" / "messages.json").read_text("utf-8"))["zh"]
+WATCH_PROGRESS = """(block) => {
+  const node = block.querySelector('[data-role="recording-progress"]');
+  const seen = (window.loopstepProgressSeen = []);
+  new MutationObserver(() => seen.push({ hidden: node.hidden, phase: node.dataset.phase ?? null,
+    bytes: node.dataset.bytes ?? null, total: node.dataset.total ?? null,
+    calls: node.dataset.calls ?? null })).observe(node, { attributes: true });
+  new MutationObserver(() => seen.push({ run: block.dataset.runSource ?? null }))
+    .observe(block, { attributes: true, attributeFilter: ["data-run-source"] });
+}"""
+
+
+def test_a_large_file_shows_its_progress_and_a_cancelled_load_loses_nothing(recorded_page,
+                                                                          tmp_path):
+    """A 3 MB file (the fixture's run, padded): its load shows the bytes read, then the calls
+    checked, gone once the run shows. Cancelled while the guest runtime checks it (its first
+    guest run: the runtime boots meanwhile), the block keeps its run and says so; loaded
+    again, it replays."""
+    text = json.dumps(RECORDING, indent=1)
+    path = write(tmp_path, "large.json", text + " " * (3_000_000 - len(text)))
+    size = path.stat().st_size
+    b = recorded_page.locator(BLOCK)
+    wait_ready(b)
+    select_scenario(b, "scripted")
+    run_to_end(b)
+    shown = output(b).text_content()
+    progress = b.locator('[data-role="recording-progress"]')
+    expect(progress).to_be_hidden()
+    load(b, path)
+    expect(progress).to_be_visible()
+    expect(progress.get_by_role("progressbar", name=ZH["recording_progress"])).to_be_visible()
+    progress.locator('button[data-action="cancel-recording"]').press("Enter")
+    error = b.locator('[data-role="recording-error"]')
+    expect(error).to_have_attribute("data-kind", "cancelled")
+    expect(error).to_have_text(ZH["recording_cancelled"].replace("{name}", "large.json"))
+    expect(progress).to_be_hidden()
+    expect(b.locator('input[type=file][data-role="recording-file"]')).to_be_focused()
+    expect(b).to_have_attribute("data-state", "finished")
+    expect(b).to_have_attribute("data-scenario", "scripted")
+    expect(b).to_have_attribute("data-run-source", "scripted")
+    assert output(b).text_content() == shown
+    # loaded again: read to its end, its calls counted, then the run
+    b.evaluate(WATCH_PROGRESS)
+    load(b, path)
+    expect(b).to_have_attribute("data-run-source", "recorded", timeout=BOOT_TIMEOUT)
+    expect(b).to_have_attribute("data-scenario", "real")
+    expect(progress).to_be_hidden()
+    expect(error).to_be_hidden()
+    seen = recorded_page.evaluate("window.loopstepProgressSeen")
+    shown_at = next(i for i, s in enumerate(seen) if s.get("run") == "recorded")
+    before = [s for s in seen[:shown_at] if "bytes" in s]
+    assert {s["total"] for s in before} == {str(size)}
+    read = [int(s["bytes"]) for s in before]
+    assert read == sorted(read) and read[-1] == size and any(0 < n < size for n in read)
+    assert [s["calls"] for s in before if s["phase"] == "checking"][-1] == "2"
+    assert not any(s.get("hidden") is False for s in seen[shown_at:] if "bytes" in s)
+    run_to_end(b)
+    expect(output(b)).to_have_text(shown_output(cpython()["stdout"]))

@@ -84,6 +84,15 @@ test("agent-calls.js reads a tolerant replay's differences as their dict form", 
   assert.deepEqual(marked, [["model", 2, agent.calls[1].differs], ["tool", 1, agent.tools[0].differs]]);
 });
 
+test("agent-calls.js reads the calls in flight when the run ended apart from the calls", () => {
+  const { in_flight: { agent, packed } } = fixture("agent_calls.json");
+  const calls = new Calls(packed);
+  assert.equal(calls.count, agent.calls.length);
+  assert.deepEqual(calls.inFlight, agent.in_flight.map(({ step, conversation, thread, messages }) =>
+    ({ step, conversation, thread, ids: messages })));
+  assert.deepEqual(new Calls(fixture("agent_calls.json").packed).inFlight, []);
+});
+
 test("answers.js folds the watch column as the recorder meant it", () => {
   const { packed, values } = fixture("watch_column.json");
   const t = fromPacked(packed);

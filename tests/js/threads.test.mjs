@@ -109,3 +109,27 @@ test("a model call made in a thread other than the main one is a peer agent's", 
   assert.deepEqual(callerOf(trace, 5), { thread: "worker", agent: "worker" });
   assert.equal(callerOf(fromSteps(steps.map((s) => ({ ...s, thread: 0 }))), 5), null);
 });
+
+test("asyncio tasks are listed as threads are; their steps are their loop's thread's", () => {
+  // Task-1 (asyncio.run's) gathers Task-2 at step 1; Task-2 runs 2–4; Task-1 goes on
+  const T = (event, line, fn, frame, thread) => S(event, line, fn, frame, 1, thread);
+  const run = fromSteps([T("call", 1, "main", 1, 1), T("line", 2, "main", 1, 1),
+    T("call", 5, "sub", 2, 2), T("line", 6, "sub", 2, 2), T("return", 6, "sub", 2, 2),
+    T("line", 3, "main", 1, 1)], {
+    threads: [{ name: "MainThread", daemon: false, end: "finished" },
+      { name: "Task-1", task: true, thread: 0, end: "finished" },
+      { name: "Task-2", task: true, thread: 0, end: "finished" }],
+    thread_states: [[0, 0, "blocked", "event loop", null], [0, 1, "running", null, null],
+      [2, 1, "blocked", "gather", null], [2, 2, "running", null, null],
+      [5, 2, "finished", null, null], [5, 1, "running", null, null]],
+  });
+  const tasks = new Threads(run);
+  assert.ok(threaded(run));
+  assert.deepEqual(tasks.at(3).map((t) => [t.name, t.state, t.on, t.current]), [
+    ["MainThread", "blocked", "event loop", false], ["Task-1", "blocked", "gather", false],
+    ["Task-2", "running", null, true]]);
+  assert.deepEqual(tasks.switches(), [{ step: 2, thread: 2 }, { step: 5, thread: 1 }]);
+  assert.equal(run.ownThread(3), 0);
+  assert.deepEqual(callerOf(run, 3), { thread: "Task-2", agent: null });   // a subagent's
+  assert.equal(step(run, 1, "step-into", []), 3);   // into the gathered task, as before
+});

@@ -68,6 +68,7 @@ export const SEL = Object.freeze({
   recordingFile: 'input[type=file][data-role="recording-file"]',
   recordingInfo: '[data-role="recording-info"]',
   recordingError: '[data-role="recording-error"]',
+  recordingProgress: '[data-role="recording-progress"]',
   liveForm: 'form[data-role="live"]',
   replayDivergence: '[data-role="replay-divergence"]',
   sideOrDivergence: 'button[data-side], [data-role="divergence"]',

@@ -9,6 +9,7 @@ import { el } from "../page/dom.js";
 import { loadStyle } from "../page/style.js";
 import { BoundaryView } from "./boundary-view.js";
 import { OriginView } from "./origin-view.js";
+import { inFlightNode } from "./in-flight-view.js";
 import { forkButton, toolNumbers, wireForks } from "./fork-button.js";
 import { SEL } from "../selectors.js";
 import { joinMarks, leaveMarks } from "../page/marks.js";
@@ -43,6 +44,8 @@ export class AgentView {
     this.buildButtons();
     this.buildMarks(go);
     this.buildPanel();
+    const flying = inFlightNode(this.calls, messages, go);   // begun, never answered
+    if (flying) this.pane.append(flying);
   }
 
   /** The step of the previous / next model call (`prev-call`, `next-call`), or null. */
@@ -270,9 +273,10 @@ export class AgentView {
     this.tail.replaceChildren(this.responseNode(view));
   }
 
-  /** In a run that started threads: `data-thread` on the panel, the thread that made the
-   * call shown, and `data-agent` when that is not the main thread (a peer agent: a loop a
-   * thread runs, such as a teammate's). Returns the peer agent's name, or null. */
+  /** In a run that started threads or tasks: `data-thread` on the panel, the thread (or
+   * asyncio task) that made the call shown, and `data-agent` when that is not the main
+   * thread (a peer agent: a loop a thread runs, such as a teammate's). Returns the peer
+   * agent's name, or null. */
   threadOf(view) {
     const caller = callerOf(this.trace, this.calls.calls[view.number - 1].step);
     setData(this.panel, "thread", caller?.thread);

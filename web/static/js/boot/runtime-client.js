@@ -31,7 +31,8 @@ export class RecordError extends Error {
   constructor(message, kind) {
     super(message);
     // "failed" (Python raised), "timeout" (watchdog), "fatal" (Pyodide broke; restarted),
-    // "runtime" (no runtime), "recording" (a loaded recording cannot answer the block)
+    // "runtime" (no runtime), "recording" (a loaded recording cannot answer the block),
+    // "stopped" (a live run's Stop), "cancelled" (a guest run ended by cancelGuest)
     this.kind = kind;
   }
 }
@@ -60,6 +61,7 @@ export class RuntimeClient extends EventTarget {
     this.ready = null;
     this.pending = new Map();
     this.nextId = 1;
+    this.abortBoot = null; // fails the boot under way
   }
 
   setState(state, extra = {}) {
@@ -82,16 +84,19 @@ export class RuntimeClient extends EventTarget {
         this.bootTimeout);
       const fail = (error) => {
         clearTimeout(timer);
+        if (this.abortBoot === fail) this.abortBoot = null;
         this.discard(worker);
         this.setState("failed", { message: error.message });
         reject(error);
       };
+      this.abortBoot = fail; // close() while booting: the requests waiting for it fail at once
       const onMessage = (event) => {
         if (this.worker !== worker) return; // discarded (events kept by the early script)
         const m = event.data;
         if (m.type === "progress") this.setState("loading", { loaded: m.loaded, total: m.total });
         else if (m.type === "ready") {
           clearTimeout(timer);
+          if (this.abortBoot === fail) this.abortBoot = null;
           if (!this.fresh) copyMarks(m.marks);
           this.setState("ready", { python: m.python, path: m.path, compiled: m.compiled,
             stale: m.stale, recorder: m.recorder });
@@ -188,8 +193,17 @@ export class RuntimeClient extends EventTarget {
     this.liveRoom?.close("stopped", "stopped");
   }
 
+  /** End the guest runtime's runs at once (a recording file's replay the reader
+   * cancelled: recording/recording-file.js), as stop() ends a live run: its worker is
+   * dropped, its pending requests fail with kind "cancelled", the next guest run boots a
+   * fresh one. */
+  cancelGuest() {
+    this.guest?.then((guest) => guest.close("cancelled", "cancelled")).catch(() => {});
+  }
+
   /** Drop this client's worker for good; pending requests fail with `kind`. */
   close(message, kind) {
+    this.abortBoot?.(new RecordError(message, kind));
     if (this.worker) this.discard(this.worker);
     this.rejectPending(message, kind);
   }

@@ -69,6 +69,10 @@ export class Calls {
       return tool;
     });
     this.steps = Int32Array.from(this.calls, (c) => c.step);
+    // the calls a thread began and never got an answer for (runtime/agent/in_flight.py):
+    // none of the numbered calls above
+    this.inFlight = (agent.in_flight ?? []).map(([step, conversation, thread, ids]) =>
+      ({ step, conversation, thread, ids }));
     this.memo = { k: -1, ids: null };
   }
 

@@ -28,8 +28,9 @@
 // the cursor's outer frames, so stepping over an `await` stops after it in the same
 // coroutine (a breakpoint still stops in any task).
 //
-// In a trace of threads (`trace.thread(i)`, docs/design.md "Threads"), step over, into,
-// out and back stay in the cursor's thread: the steps of other threads between pass as
+// In a trace of threads (`trace.ownThread(i)`: the thread, an asyncio task's steps being
+// its loop's thread's; docs/design.md "Threads"), step over, into, out and back stay in
+// the cursor's thread: the steps of other threads between pass as
 // one move; once the cursor's thread has no step left, the next step of any thread is
 // the stop (stepping back from a thread's first step, the step before it). A breakpoint
 // or an event breakpoint stops in any thread.
@@ -97,7 +98,7 @@ function normalize(breakpoints, trace, events = null) {
 function hitsAfter(trace, origin, j, bps) {
   if (!hits(trace, j, bps)) return false;
   if (origin < 0 || trace.depth(j) <= trace.depth(origin)) return true;
-  if (trace.thread(j) !== trace.thread(origin)) return true;   // another thread's statement
+  if (trace.ownThread(j) !== trace.ownThread(origin)) return true;   // another thread's statement
   const first = trace.line(origin);
   const last = trace.end(origin);
   const lo = trace.line(j);
@@ -148,10 +149,10 @@ function otherTask(trace, origin) {
  * top): another thread's step does not stop, any step does once that thread has none left. */
 function inThread(trace, origin, rule) {
   if (!trace.threadIds) return rule;
-  const own = trace.thread(origin);
+  const own = trace.ownThread(origin);
   let last = size(trace) - 1;
-  while (last > origin && trace.thread(last) !== own) last--;
-  return (j) => j > last || (trace.thread(j) === own && rule(j));
+  while (last > origin && trace.ownThread(last) !== own) last--;
+  return (j) => j > last || (trace.ownThread(j) === own && rule(j));
 }
 
 function lastStoppable(trace, before) {
@@ -162,9 +163,9 @@ function lastStoppable(trace, before) {
 function stepBack(trace, index) {
   if (index === END) return lastStoppable(trace, size(trace));
   const depth = trace.depth(index);
-  const own = trace.threadIds ? trace.thread(index) : 0;
+  const own = trace.threadIds ? trace.ownThread(index) : 0;
   for (let j = index - 1; j >= 0; j--) {
-    if (stoppable(trace, j) && trace.depth(j) <= depth && trace.thread(j) === own) return j;
+    if (stoppable(trace, j) && trace.depth(j) <= depth && trace.ownThread(j) === own) return j;
   }
   // a thread's first step: back to the step before it, whichever thread ran that
   const before = own === 0 ? END : lastStoppable(trace, index);

@@ -2,8 +2,10 @@
 // thread's state at a cursor, the steps where the running thread changes, and the step
 // whose stack and locals a thread shows at a cursor. Pure: no DOM.
 //
-// A trace of a run that started a thread has the header's `threads` ([{name, daemon,
-// end}], in start order, MainThread first), `thread(i)` per step (trace.js) and
+// A trace of a run that started a thread or an asyncio task has the header's `threads`
+// ([{name, daemon, end}], in start order, MainThread first; then its tasks, {name, task:
+// true, thread: the index of the thread whose loop ran it, end}), `thread(i)` per step
+// (trace.js: the thread or task that ran it) and
 // `thread_states`: [STEP, THREAD, STATE, ON, UNTIL] for each change of a thread's state,
 // which holds from step STEP on (ON: what a blocked or sleeping thread waits on; UNTIL:
 // the clock's time.monotonic() in seconds when its wait ends, or null). A thread's state at
@@ -15,7 +17,7 @@ import { END } from "./stepping.js";
 
 export const STATES = Object.freeze(["running", "runnable", "blocked", "sleeping", "finished"]);
 
-/** Whether `trace` is of a run that started a thread. */
+/** Whether `trace` is of a run that started a thread or an asyncio task. */
 export function threaded(trace) {
   return (trace?.threads?.length ?? 0) > 1;
 }
@@ -43,12 +45,15 @@ export function runsOf(trace) {
 
 /** Who made the model call whose step is `step`: {thread: NAME, agent: NAME or null}, the
  * agent being a peer agent (a loop a thread other than the main one runs, such as a
- * teammate's), which the conversation panel names, not a subagent; null in a run of one thread. */
+ * teammate's), which the conversation panel names, not a subagent; null in a run of one
+ * thread. A call made in an asyncio task names the task; its agent is its thread's (a
+ * task's loop is a subagent of the loop awaiting it, docs/design.md "Coroutines and tasks"). */
 export function callerOf(trace, step) {
   if (!threaded(trace)) return null;
   const k = trace.thread(step);
   const name = trace.threads[k]?.name ?? String(k);
-  return { thread: name, agent: k === 0 ? null : name };
+  const own = trace.ownThread(step);
+  return { thread: name, agent: own === 0 ? null : trace.threads[own]?.name ?? String(own) };
 }
 
 export class Threads {

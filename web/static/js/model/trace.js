@@ -140,6 +140,14 @@ export class Trace {
   out(i) { return this.outs[i]; }
   thread(i) { return this.threadIds ? this.threadIds[i] : 0; }
 
+  /** The thread that ran step i: thread(i), or for a step of an asyncio task the thread
+   * whose loop ran it (its header entry's `thread`, model/threads.js). */
+  ownThread(i) {
+    const k = this.thread(i);
+    const entry = k ? this.threads?.[k] : null;
+    return entry?.task ? entry.thread ?? 0 : k;
+  }
+
   /** Calls fn(name, VALUE) for each local step i bound or changed, in order. */
   eachSet(i, fn) {
     for (let e = this.setStart[i], last = this.setStart[i + 1]; e < last; e++) {

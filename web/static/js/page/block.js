@@ -1,11 +1,11 @@
 // One debugger block: a small state machine and the controller around it.
 //
 // States (docs/design.md, "Page state"): idle → loading → ready → running → paused →
-// finished | error. The state changes only through the named actions below;
+// finished | error. The state changes only through the named actions (block-states.js);
 // each action checks it applies in the current state.
 
 import { SEL, EVENTS } from "../selectors.js";
-import { END, step as nextIndex, applies, hitIndices, settle } from "../model/stepping.js";
+import { END, step as nextIndex, hitIndices, settle } from "../model/stepping.js";
 import * as view from "./block-view.js";
 import * as runs from "./block-runs.js";
 import { showSource, guestRun } from "./run-source.js";
@@ -13,32 +13,10 @@ import { Questions } from "../model/questions.js";
 import { Omni } from "../omni/omni.js";
 import { FIRST_LINE, noStops, steppedOver } from "./stop-notes.js";
 import { attachViews } from "./run-views.js";
+import { ACTIONS, COMMANDS, RESTING, CALL_COMMANDS, WHATIF_COMMANDS, allows } from "./block-states.js";
 
-const STEP_COMMANDS = ["continue", "step-over", "step-into", "step-out", "step-back"];
-const CALL_COMMANDS = ["prev-call", "next-call"]; // shown for runs with model calls
-const WHATIF_COMMANDS = ["edit-setup", "run-custom"]; // handled by whatif.js, loaded on first use
-const COMMANDS = ["debug", "run", ...STEP_COMMANDS, "reset", ...CALL_COMMANDS, ...WHATIF_COMMANDS];
-const RESTING = ["paused", "finished", "error"]; // a run is shown and the cursor rests
 // No event breakpoints yet: agent/event-breakpoints.js is loaded when the reader adds one.
 const NO_EVENTS = Object.freeze({ stops: null, keys: [], set() {}, clear() {}, show() {}, render() {} });
-
-// action → states it may start from → resulting state (null: keep the state).
-const ACTIONS = {
-  runtimeLoading: { idle: "loading", ready: "loading" },
-  runtimeReady: { idle: "ready", loading: "ready" },
-  runtimeFailed: { idle: "error", loading: "error", ready: "error" },
-  record: { idle: "running", loading: "running", ready: "running", paused: "running",
-    finished: "running", error: "running" },
-  pause: { running: "paused", paused: "paused", finished: "paused", error: "paused", ready: "paused" },
-  finish: { running: "finished", paused: "finished" },
-  raise: { running: "error", paused: "error" },
-  fail: { running: "error", paused: "error" },
-  reset: { ready: "ready", paused: "ready", finished: "ready", error: "ready" },
-  release: { paused: "ready" },
-  // A scenario switch while a run is being recorded: back to the runtime's state.
-  abandonReady: { running: "ready" },
-  abandonLoading: { running: "loading" },
-};
 
 export class Block {
   constructor(root, config, { client, messages, lesson, onCursor, onChange }) {
@@ -100,24 +78,7 @@ export class Block {
 
   /** Whether a toolbar command applies now: the one rule behind command() and the buttons. */
   allows(name) {
-    const runtimeFailed = this.failure?.kind === "runtime";
-    if (name === "debug" || name === "run") return !runtimeFailed && this.state !== "running";
-    if (name === "edit-setup") return !runtimeFailed && !["idle", "loading"].includes(this.state);
-    if (name === "run-custom") {
-      return !runtimeFailed && this.state !== "running" && Boolean(this.whatif?.editorOpen);
-    }
-    if (name === "reset") {
-      return !runtimeFailed
-        && (this.state === "error" || (this.trace !== null && RESTING.includes(this.state)));
-    }
-    if (CALL_COMMANDS.includes(name)) {
-      return RESTING.includes(this.state) && this.index !== null
-        && (this.agent?.target(name, this.index) ?? null) !== null;
-    }
-    if (!STEP_COMMANDS.includes(name) || !this.trace || this.index === null) return false;
-    const resting = this.state === "paused"
-      || (name === "step-back" && this.index === END && RESTING.includes(this.state));
-    return resting && applies(this.trace, this.index, name);
+    return allows(this, name);
   }
 
   /** A toolbar command: debug, run, continue, step-*, reset. */

@@ -8,7 +8,8 @@
 import { afterPaint } from "./dom.js";
 import { END } from "../model/stepping.js";
 
-// a run that started a thread (model/threads.js `threaded`; not imported: the first frame's code)
+// a run that started a thread or a task (model/threads.js `threaded`; not imported: the
+// first frame's code)
 const threaded = (trace) => (trace?.threads?.length ?? 0) > 1;
 
 /** Attach (or drop) the views of `trace`, the run `block` shows now. */

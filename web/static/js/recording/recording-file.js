@@ -3,56 +3,127 @@
 // block's runs as a preset's recording does (the page's Python checks it against the
 // format's schema and the block it was made for: runtime/browser/worker.py); a file that
 // cannot answer shows [data-role="recording-error"] and the block keeps what it showed.
-// button[data-action="download-recording"] saves the recording of the run shown.
+// While a file loads, [data-role="recording-progress"] shows it: the bytes read
+// (data-bytes of data-total; recording-read.js reads it off the page's thread), then the
+// calls it holds (data-calls) while the page's Python checks and replays them; its
+// button[data-action="cancel-recording"] ends the load (the reading worker, or the guest
+// runtime replaying it: boot/runtime-client.js cancelGuest) and the block keeps what it
+// showed. button[data-action="download-recording"] saves the recording of the run shown.
 
 import { SEL } from "../selectors.js";
 import * as runs from "../page/block-runs.js";
+import { readFile, ReadCancelled } from "./recording-read.js";
 
-/** A short digest of a text (FNV-1a), to key the traces a file's runs make. */
-function digest(text) {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return (h >>> 0).toString(16);
+const loading = new WeakMap(); // block → {controller, progress, replaying} while a file loads
+const wired = new WeakSet();   // blocks whose cancel button is listened to
+
+/** The preset a file was made for (`preset`, as recording-read.js found it), when it is one
+ * of the block's. */
+function madeForPreset(block, preset) {
+  return preset !== null && block.config.presets.some((p) => p.name === preset) ? preset : null;
 }
 
-/** The preset the recording was made for, when it is one of the block's. */
-function madeForPreset(block, text) {
-  try {
-    const preset = JSON.parse(text)?.made_for?.preset;
-    return block.config.presets.some((p) => p.name === preset) ? preset : null;
-  } catch {
-    return null; // not JSON: the page's Python says so
-  }
-}
-
-function showError(block, message) {
+function showError(block, message, kind = null) {
   const node = block.root.querySelector(SEL.recordingError);
   if (!node) return;
   node.textContent = message ?? "";
   node.hidden = message === null;
+  if (kind) node.dataset.kind = kind;
+  else delete node.dataset.kind;
+}
+
+const size = (n) => (n < 1e6 ? `${Math.ceil(n / 1e3)} KB` : `${(n / 1e6).toFixed(1)} MB`);
+
+/** [data-role="recording-progress"] of `block` for `file`: reading, then checking; gone. */
+function progressOf(block, file) {
+  const node = block.root.querySelector(SEL.recordingProgress);
+  if (!node) return { reading() {}, checking() {}, done() {} };
+  const m = block.messages;
+  const bar = node.querySelector("progress");
+  const text = node.querySelector(".recording-progress-text");
+  const button = node.querySelector(SEL.actionNamed("cancel-recording"));
+  if (button && !wired.has(block)) {
+    wired.add(block);
+    button.addEventListener("click", () => cancel(block));
+  }
+  return {
+    reading(bytes) {
+      Object.assign(node.dataset, { phase: "reading", bytes: String(bytes), total: String(file.size) });
+      delete node.dataset.calls;
+      bar.max = Math.max(file.size, 1);
+      bar.value = bytes;
+      text.textContent = m.format("recording_reading", { name: file.name, read: size(bytes), total: size(file.size) });
+      if (button) button.disabled = false;
+      node.hidden = false;
+    },
+    checking(calls) {
+      node.dataset.phase = "checking";
+      if (calls !== null) node.dataset.calls = String(calls);
+      bar.removeAttribute("value"); // indeterminate: the page's Python tells no progress
+      text.textContent = calls === null ? m.format("recording_checking_file", { name: file.name })
+        : m.plural("recording_checking", "calls", { name: file.name, calls });
+    },
+    done() {
+      const focused = node.contains(document.activeElement);
+      node.hidden = true;
+      delete node.dataset.phase;
+      if (focused) block.root.querySelector(SEL.recordingFile)?.focus();
+    },
+  };
+}
+
+/** Cancel the file `block` is loading: its reading, or the replay that checks it. */
+export function cancel(block) {
+  const current = loading.get(block);
+  if (!current || current.controller.signal.aborted) return false;
+  current.controller.abort();
+  if (current.replaying) block.client.cancelGuest?.();
+  return true;
 }
 
 /** Load `file` into `block`: its runs answer from it, and the block debugs its run. */
 export async function loadFile(block, file) {
-  if (!file || block.state === "running") return false;
-  const text = await file.text();
-  const recording = { name: file.name, text, key: `${file.name}\n${text.length}\n${digest(text)}` };
-  const scenario = madeForPreset(block, text) ?? (block.scenario === block.config.customScenario
-    ? block.config.presets[0].name : block.scenario);
+  if (!file || block.state === "running" || loading.has(block)) return false;
+  const progress = progressOf(block, file);
+  const current = { controller: new AbortController(), replaying: false };
+  const signal = current.controller.signal;
+  const cancelled = new Promise((_, reject) => {
+    signal.addEventListener("abort", () => reject(new ReadCancelled()), { once: true });
+  });
+  cancelled.catch(() => {});
+  loading.set(block, current);
   const tolerant = block.tolerant;
-  block.tolerant = false; // a new file is replayed strictly first
+  let recording = null;
+  let scenario = null;
   try {
-    await runs.traceOf(block, scenario, null, recording); // checked and recorded, then cached
+    progress.reading(0);
+    const read = await readFile(file, { signal, onBytes: (bytes) => progress.reading(bytes) });
+    recording = { name: file.name, text: read.text, key: `${file.name}\n${read.text.length}\n${read.digest}` };
+    scenario = madeForPreset(block, read.preset) ?? (block.scenario === block.config.customScenario
+      ? block.config.presets[0].name : block.scenario);
+    progress.checking(read.calls);
+    block.tolerant = false; // a new file is replayed strictly first
+    current.replaying = true;
+    const checked = runs.traceOf(block, scenario, null, recording); // checked and recorded, then cached
+    checked.catch(() => {}); // a cancelled one ends unheard
+    await Promise.race([checked, cancelled]);
   } catch (error) {
     block.tolerant = tolerant;
-    showError(block, error.message);
+    if (error instanceof ReadCancelled || error.kind === "cancelled") {
+      showError(block, block.messages.format("recording_cancelled", { name: file.name }), "cancelled");
+    } else showError(block, error.message);
+    loading.delete(block);
+    progress.done();
     return false;
   }
+  loading.delete(block); // checked: nothing left to cancel
   showError(block, null);
   if (scenario !== block.scenario) block.setScenario(scenario);
   block.whatif?.dropFork();
   block.recording = recording;
-  return block.start("debug");
+  const started = await block.start("debug"); // the run, from the cache
+  progress.done();
+  return started;
 }
 
 /** Save the recording of the run `block` shows: the loaded file, or its preset's. */

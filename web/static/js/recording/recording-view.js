@@ -29,6 +29,10 @@ export function showRecorded(block, trace) {
     info.dataset.calls = String(replay.calls);
     if (replay.imported_from) info.dataset.importedFrom = replay.imported_from;
     else delete info.dataset.importedFrom;
+    // calls in flight when the recording ended (agent/in-flight-view.js lists them)
+    const flying = trace.agent?.in_flight?.length ?? 0;
+    if (flying) info.dataset.inFlight = String(flying);
+    else delete info.dataset.inFlight;
     const parts = [m.format("recording_info", replay)];
     if (replay.imported_from) parts.push(m.format("recording_imported", { tool: replay.imported_from }));
     if (replay.note) parts.push(" ", m.format("recording_note", { note: replay.note }));

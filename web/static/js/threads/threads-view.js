@@ -1,5 +1,5 @@
-// The threads pane of a block whose run started threads (docs/design.md, "Threads"):
-// each thread of the run with its state at the cursor (one the run starts later: not
+// The threads pane of a block whose run started threads or asyncio tasks (docs/design.md,
+// "Threads"): each thread and task of the run with its state at the cursor (one the run starts later: not
 // started), the one that ran the cursor's step marked current; choosing one shows its
 // stack and variables at the cursor (those of its own last step before it) in the block's
 // stack and variables panes, until the cursor moves. And the timeline's marks where the
@@ -92,6 +92,7 @@ export class ThreadsView {
       const state = el("span", { class: "thread-state" });
       button.append(el("span", { class: "thread-name" }, thread.name), state);
       if (thread.daemon) button.append(el("span", { class: "thread-daemon" }, m.get("thread_daemon")));
+      if (thread.task) button.append(el("span", { class: "thread-task" }, m.get("thread_task")));
       button.addEventListener("click", () => this.choose(k));
       const li = el("li");
       li.append(button);
