@@ -12,7 +12,7 @@ installs it) and ignored by git:
   scripts/build_boot.mjs;
 - the shipped traces, its traces/ folder (every block × preset of the bundled
   lessons recorded as the page's worker records it, web/shipped_traces.py), by
-  scripts/build_shipped_traces.mjs, while build_boot.mjs compresses the boot set;
+  scripts/build_shipped_traces.mjs;
 - the page's modules in one file, web/static/js/bundle/, by scripts/build_page.py
   (esbuild, scripts/esbuild.py; its own manifest says which sources it was made from).
 
@@ -49,8 +49,6 @@ import npm_package  # noqa: E402  (scripts/npm_package.py)
 
 SCRIPTS = ROOT / "scripts"
 STAMP = ROOT / "build" / "outputs.json"
-# The line scripts/build_boot.mjs prints once its boot set is in place.
-BOOT_IN_PLACE = "boot set in place:"
 BUILD_SCRIPTS = ("build.py", "source_tree.py", "build_boot.mjs", "build_boot.py", "build_runtime_pyc.mjs",
                  "build_shipped_traces.mjs", "precompress.mjs")
 # the lessons recorded to choose the trimmed standard library (scripts/build_boot.mjs)
@@ -170,31 +168,11 @@ def build(force: bool = False, log=print) -> bool:
     with tempfile.TemporaryDirectory(prefix="loopstep-build-") as tmp:
         config_path = Path(tmp) / "config.json"
         config_path.write_text(json.dumps(config()), "utf-8")
-        def start(script, **options):
-            return subprocess.Popen([node, str(SCRIPTS / script), "--config", str(config_path)],
-                                    cwd=ROOT, **options)
-
-        def finish(script, proc):
-            if proc.wait() != 0:
-                raise SystemExit(f"build: scripts/{script} failed (exit {proc.returncode})")
-
-        finish("build_runtime_pyc.mjs", start("build_runtime_pyc.mjs"))
-        # the shipped traces are recorded from the boot set as soon as it is in place, while
-        # build_boot.mjs makes its compressed copies (both cores busy)
-        boot = start("build_boot.mjs", stdout=subprocess.PIPE, text=True)
-        traces = None
-        for line in boot.stdout:
-            print(line, end="", flush=True)
-            if line.startswith(BOOT_IN_PLACE) and traces is None:
-                traces = start("build_shipped_traces.mjs")
-        try:
-            finish("build_boot.mjs", boot)
-        finally:
-            if traces is not None and boot.returncode != 0:
-                traces.kill()
-        if traces is None:
-            raise SystemExit("build: scripts/build_boot.mjs never said its boot set was in place")
-        finish("build_shipped_traces.mjs", traces)
+        for script in ("build_runtime_pyc.mjs", "build_boot.mjs", "build_shipped_traces.mjs"):
+            done = subprocess.run([node, str(SCRIPTS / script), "--config", str(config_path)],
+                                  cwd=ROOT)
+            if done.returncode != 0:
+                raise SystemExit(f"build: scripts/{script} failed (exit {done.returncode})")
     if inputs_digest() != digest:
         raise SystemExit("build: the inputs changed while building; run it again")
     STAMP.parent.mkdir(parents=True, exist_ok=True)

@@ -209,9 +209,6 @@ function writeRuntime(pyodide) {
   }
 }
 
-// The line saying the boot set is in place (read by scripts/build.py).
-const IN_PLACE = "boot set in place:";
-
 function precompress(dir, names) {
   const result = spawnSync(process.execPath, [path.join(HERE, "precompress.mjs"), ...names],
     { cwd: dir, stdio: "inherit" });
@@ -230,7 +227,7 @@ async function main(argv) {
   const wasm = readFileSync(INDEX + "pyodide.asm.wasm");
   const started = Date.now();
   const { zip, used, manifest } = await trimmedStdlib();
-  // Build beside the destination and swap it in whole (its compressed copies follow).
+  // Build beside the destination and swap at the end: a served folder is never half-built.
   const out = `${dest}.building`;
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
@@ -291,15 +288,12 @@ async function main(argv) {
   };
   writeFileSync(path.join(out, "boot.json"), JSON.stringify(boot, null, 1) + "\n");
   files.push("boot.json");
+  precompress(out, files);
+  const sums = files.flatMap((name) => [name, `${name}.br`, `${name}.gz`])
+    .sort().map((name) => `${sha256(readFileSync(path.join(out, name)))}  ${name}\n`).join("");
+  writeFileSync(path.join(out, "SHA256SUMS"), sums);
   rmSync(dest, { recursive: true, force: true });
   renameSync(out, dest);
-  // In place: scripts/build.py records the shipped traces from it while its compressed
-  // copies are made (the build's longest step), and stamps the build once both are done.
-  console.log(`${IN_PLACE} ${dest}`);
-  precompress(dest, files);
-  const sums = files.flatMap((name) => [name, `${name}.br`, `${name}.gz`])
-    .sort().map((name) => `${sha256(readFileSync(path.join(dest, name)))}  ${name}\n`).join("");
-  writeFileSync(path.join(dest, "SHA256SUMS"), sums);
   const sizes = readdirSync(dest).map((name) => `${name} ${statSync(path.join(dest, name)).size}`);
   console.log(`built ${dest} in ${((Date.now() - started) / 1000).toFixed(1)} s ` +
     `(${used.runs.length} recordings; ${modules.length} modules)\n  ${sizes.join("\n  ")}`);

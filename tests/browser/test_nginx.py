@@ -1,8 +1,9 @@
 """nginx with the shipped deploy/nginx/loopstep.conf serves a `loopstep export`: the right
 types, the precompressed copies, the app's security headers and caching, and a block runs.
 
-Under `--site=nginx` the whole browser suite runs against it; here it is checked directly in
-every run (an nginx of its own when the suite runs against another site)."""
+Under `--site=nginx` the hosting tests run against it; these checks are nginx's own, made
+once, in the run against the app (an nginx of their own; not marked `hosting`, since the
+runs against the static hosts would only repeat them)."""
 import gzip
 import http.client
 import re
@@ -23,8 +24,6 @@ try:
 except ImportError:
     from conftest import NginxSite, BROTLI_MODULE
     from page_helpers import BOOT_TIMEOUT, run_to_end, shown_output
-
-pytestmark = pytest.mark.hosting   # nginx's types, precompressed copies, headers and caching
 
 WASM = f"/vendor/pyodide-{assets.PYODIDE_VERSION}/pyodide.asm.wasm"
 

@@ -33,7 +33,29 @@ def presets_to_run(lesson, block, site_kind):
             if number == 0 or lesson.preset(name).recording]
 
 
-@pytest.mark.parametrize("lesson_id", sorted(LESSONS))
+STATIC_HOSTS = ("export", "nginx")
+
+
+def lessons_on(site):
+    """The lessons run against `site` (the --site option): on the app every one; the two
+    static hosts serve one export and differ in their headers only, so each lesson runs on
+    one of them, in turn (each host runs about half, of every kind)."""
+    ids = sorted(LESSONS)
+    if site not in STATIC_HOSTS:
+        return ids
+    return [lesson_id for number, lesson_id in enumerate(ids) if STATIC_HOSTS[number % 2] == site]
+
+
+def test_the_static_hosts_run_every_lesson_between_them():
+    assert sorted(lessons_on("export") + lessons_on("nginx")) == lessons_on("server") == sorted(LESSONS)
+    assert lessons_on("export") and lessons_on("nginx")
+
+
+def pytest_generate_tests(metafunc):
+    if "lesson_id" in metafunc.fixturenames:
+        metafunc.parametrize("lesson_id", lessons_on(metafunc.config.getoption("--site")))
+
+
 def test_every_block_and_preset_prints_what_cpython_prints(page, server_url, site_kind, lesson_id):
     lesson = LESSONS[lesson_id]
     page.goto(server_url + lesson_path(site_kind, lesson_id))

@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from loopstep.runtime.recorder import record
+from loopstep.web import page_data
 from loopstep.runtime.recording import format as recording_format
 
 try:
@@ -157,29 +158,32 @@ def test_an_edited_system_prompt_diverges_at_call_1_on_system(recorded_page, tmp
     expect(b.locator('[data-role="status"]')).to_contain_text("divergence at model call 1: system")
 
 
-@pytest.mark.parametrize("name, content, reason", [
+CANNOT_ANSWER = [
     ("notes.txt", "hello", "notes.txt: $: not JSON"),
     ("slow.json", {**RECORDING, "calls": [{**RECORDING["calls"][0], "seconds": "slow"}]},
      "slow.json: $.calls[0].seconds: must be number"),
     ("other.json", {**RECORDING, "made_for": {"lesson": "recorded", "block": "read_note",
                                               "preset": None}},
      "made for recorded/read_note, not for recorded/agent_loop"),
-])
-def test_a_file_that_cannot_answer_says_why_and_leaves_the_block(recorded_page, tmp_path, name,
-                                                                 content, reason):
+]
+
+
+def test_a_file_that_cannot_answer_says_why_and_leaves_the_block(recorded_page, tmp_path):
+    """Each file loaded in turn into the block: each says why, and the block keeps its run."""
     b = recorded_page.locator(BLOCK)
     wait_ready(b)
     select_scenario(b, "scripted")
     run_to_end(b)
     shown = output(b).text_content()
-    load(b, write(tmp_path, name, content))
     error = b.locator('[data-role="recording-error"]')
-    expect(error).to_be_visible(timeout=BOOT_TIMEOUT)
-    expect(error).to_contain_text(reason)
-    expect(b).to_have_attribute("data-state", "finished")
-    expect(b).to_have_attribute("data-scenario", "scripted")
-    expect(b).to_have_attribute("data-run-source", "scripted")
-    assert output(b).text_content() == shown
+    for name, content, reason in CANNOT_ANSWER:
+        load(b, write(tmp_path, name, content))
+        expect(error).to_contain_text(reason, timeout=BOOT_TIMEOUT)
+        expect(error).to_be_visible()
+        expect(b).to_have_attribute("data-state", "finished")
+        expect(b).to_have_attribute("data-scenario", "scripted")
+        expect(b).to_have_attribute("data-run-source", "scripted")
+        assert output(b).text_content() == shown, name
 
 
 def test_a_recording_nested_100000_deep_is_refused_where_it_passes_the_cap(recorded_page,
@@ -292,7 +296,7 @@ def test_a_version_3_file_replays_as_the_version_1_file_does(recorded_page, tmp_
     expect(b).to_have_attribute("data-run-source", "recorded")
 
 
-ZH = json.loads((Path(__file__).resolve().parents[2] / "web" / "messages.json").read_text("utf-8"))["zh"]
+ZH = page_data.messages()["zh"]
 WATCH_PROGRESS = """(block) => {
   const node = block.querySelector('[data-role="recording-progress"]');
   const seen = (window.loopstepProgressSeen = []);

@@ -10,7 +10,6 @@ import json
 import re
 from pathlib import Path
 
-import pytest
 from playwright.sync_api import expect
 
 from page_helpers import (block, choose_option, compare_with, current_lines, open_lesson,
@@ -112,16 +111,17 @@ def test_normal_against_normal_has_no_divergence(page, server_url, site_kind):
     expect(comparison).to_be_hidden()
 
 
-@pytest.mark.parametrize("symbol,other", [("child_tools", "missing"), ("task_result", "long")])
-def test_every_block_compares(page, server_url, site_kind, symbol, other):
-    expected = expected_divergence(symbol, "normal", other)
+def test_every_block_compares(page, server_url, site_kind):
+    """The other blocks of the page, each compared with another preset."""
     open_lesson(page, server_url, site_kind)
-    b = block(page, symbol)
-    wait_ready(b)
-    run_to_end(b)
-    comparison = choose(b, other)
-    divergence = comparison.locator('[data-role="divergence"]')
-    for name in ("step-a", "step-b", "line-a", "line-b"):
-        expect(divergence).to_have_attribute(f"data-{name}", expected[name])
-    names = comparison.locator('[data-role="diff"] [data-var]')
-    expect(names).to_have_count(len(expected["vars"]))
+    for symbol, other in [("child_tools", "missing"), ("task_result", "long")]:
+        expected = expected_divergence(symbol, "normal", other)
+        b = block(page, symbol)
+        wait_ready(b)
+        run_to_end(b)
+        comparison = choose(b, other)
+        divergence = comparison.locator('[data-role="divergence"]')
+        for name in ("step-a", "step-b", "line-a", "line-b"):
+            expect(divergence).to_have_attribute(f"data-{name}", expected[name])
+        names = comparison.locator('[data-role="diff"] [data-var]')
+        expect(names).to_have_count(len(expected["vars"]))
