@@ -10,14 +10,16 @@ PORT ?= 8000
 $(BIN)/python:
 	scripts/make_venv.sh $(PYTHON) $(VENV)
 
+# --no-compile: a module's bytecode is written when it is first imported, not for every
+# module of every package installed.
 $(VENV)/.installed: $(BIN)/python pyproject.toml
-	$(BIN)/pip install -q -e .
+	$(BIN)/pip install -q --no-compile -e .
 	touch $@
 
 # One install with the test tools (not the plain one, then another): it installs what
 # `.installed` does too.
 $(VENV)/.installed-test: $(BIN)/python pyproject.toml
-	$(BIN)/pip install -q -e '.[test]'
+	$(BIN)/pip install -q --no-compile -e '.[test]'
 	touch $(VENV)/.installed $@
 
 # The outputs the repository does not hold (the fast boot set, the precompiled recorder),

@@ -7,6 +7,7 @@ import questions_bench
 import agent_calls
 import recordings
 import scale
+import scale_page
 import guest
 import navigation
 import shipped
@@ -134,6 +135,7 @@ def rows(results: dict) -> list[tuple[str, str, str, str]]:
     out += guest.rows(results.get("guest"))
     out += recordings.rows(results.get("recordings"))
     out += scale.rows(results.get("scale"))
+    out += scale_page.rows((results.get("scale") or {}).get("page"))
     return out
 
 
@@ -280,6 +282,13 @@ Node {m['node']}; Pyodide {m['pyodide']}.
   step beside a history of 6, 60 and 600 messages that 20,000 steps leave as they are
   (the lesson's `keep_history`: the run with them less the run without, per step; the
   sizes alternating), and the scripted 1,000-call run ÷ the 100-call one, alternating.
+  In the page (`bench/scale_page.py`), at 25, 100 and 300 calls, a fresh page per length
+  and round in one profile: the recording input focused first (as a reader does before the
+  file dialog opens: that boots the guest runtime, waited for before any timer), then the
+  preset's scripted run (Run → finished, drawn to its end) and the file chosen → its run
+  shown, its steps there to step (at its end when no breakpoint paused it, else Continue
+  pressed at once) → drawn to its end, and the page's JS heap after both (CDP
+  `Performance.getMetrics` after a GC; the workers' not in it).
 - **navigation**: `bench/navigation.py`: from navigation start to the frame painted after
   `s06/run_subagent` paused on line 15, driven from outside the page by Playwright as a
   reader gets there: *clicks* (the gutter, then Debug, each as soon as Playwright finds it

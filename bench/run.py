@@ -30,7 +30,9 @@ alternating A/B, medians with min/max:
  13. guest: a link's custom setup run by the guest runtime (booted first) beside a preset's
      run with a question in the page's worker (bench/guest.py).
  14. scale: runs at scale, 25 to 1,000 model calls with 8 KB tool outputs: the recording
-     file's size, `loopstep record`'s time, replayed ÷ scripted (bench/scale.py).
+     file's size, `loopstep record`'s time, replayed ÷ scripted (bench/scale.py); in the
+     page at 25 to 300 calls: the file chosen → first step and → end beside the page's
+     scripted run, and the page's heap (bench/scale_page.py).
 Writes bench/results.json and docs/performance.md; with --only, the sections not measured
 are kept from the previous bench/results.json (and named as such in the document).
 """
@@ -60,6 +62,7 @@ import navigation  # noqa: E402
 import questions_bench  # noqa: E402
 import recordings  # noqa: E402
 import scale  # noqa: E402
+import scale_page  # noqa: E402
 import shipped  # noqa: E402
 import report  # noqa: E402
 
@@ -218,6 +221,9 @@ def main(argv: list[str] | None = None) -> int:
                 print("navigation → paused, the reader's clicks, vs a stock boot ...", flush=True)
                 results["navigation"] = navigation.section(pw, base, 2 if args.quick else 5,
                                                            1 if args.quick else 3)
+            if "scale" in only:
+                print("runs at scale in the page: 25 to 300 model calls ...", flush=True)
+                scale_in_page = scale_page.section(pw, base, rounds=1 if args.quick else 3)
         if "cpython" in only:
             print("CPython overhead ...", flush=True)
             results["cpython"] = measures.cpython_overhead(max_steps, 1 if args.quick else 3)
@@ -239,6 +245,7 @@ def main(argv: list[str] | None = None) -> int:
         if "scale" in only:
             print("runs at scale: 25 to 1,000 model calls × 8 KB outputs ...", flush=True)
             results["scale"] = scale.section(quick=args.quick)
+            results["scale"]["page"] = scale_in_page
         if "origins" in only:
             print("message origins per cursor move ...", flush=True)
             results["origins"] = measures.origin_moves(500 if args.quick else 2000)

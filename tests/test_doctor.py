@@ -124,6 +124,31 @@ def test_output_lines_in_another_order_are_named_so():
     assert found["what"] == "output" and found["step"] is None
     assert same_items("a\nb", "b\na") and not same_items("a\nb", "a\nc")
     assert first_difference(a, dict(a)) is None
+    # one bracketed value and a line that is none: not the same items, and no error
+    assert not same_items("> run: [1, 2]", "Traceback (most recent call last):")
+    assert not same_items("[1, 2]", "x") and not same_items("x", "[2, 1]")
+
+
+def test_the_pages_run_of_threads_suspends_its_stacks_and_is_held_by_its_calls(monkeypatch):
+    """The page's Python records a run of threads as the page's worker does (again on stacks
+    that suspend), and a run whose model calls come at other steps in another Python is the
+    same run: the steps' numbers of its calls and tools are left out of the comparison."""
+    from loopstep.runtime.catalog.lessons import load_lessons
+    from loopstep.runtime.doctor import node
+    from loopstep.runtime.recorder import record
+    lesson = load_lessons()["s08-background"]
+    page = node.run(lesson, "loop", "notified")
+    assert isinstance(page, dict), page
+    assert page["status"] == "finished" and len(page["threads"]) > 1, page.get("message")
+    cli = record("s08-background", "loop", "notified")
+    monkeypatch.setattr(node, "run", lambda *_: page)   # the run made above, compared
+    assert node.compare(lesson, "loop", "notified", cli, {}) == (None, page["python"])
+    moved = json.loads(json.dumps(cli))
+    for call in moved["agent"]["calls"]:
+        call["step"] += 1
+        call["ret"] += 1
+    assert node._without_steps(moved) == node._without_steps(cli)
+    assert node._without_steps(moved)["agent"]["calls"] and "steps" not in node._without_steps(moved)
 
 
 def test_a_replay_divergence_names_a_reordered_list_as_such():

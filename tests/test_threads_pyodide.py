@@ -9,6 +9,7 @@ in CPython."""
 
 import pytest
 import test_in_flight as in_flight
+import test_replay_tolerant_threads as tolerant_threads
 import test_thread_lessons as thread_lessons
 import threads_lesson
 import world_lesson
@@ -75,10 +76,12 @@ def suspending(tmp_path_factory):
         {"lesson": run[0], "block": run[1], "scenario": run[2], "suspending": True,
          **({"schedule": run[3]} if len(run) > 3 else {})} for run in runs] + [
         {"lesson": "team", "block": "agent_loop", "scenario": "normal", "suspending": True,
-         "recording": in_flight.recording()}]
+         "recording": in_flight.recording()},
+        {"lesson": "team", "block": "agent_loop", "scenario": "normal", "suspending": True,
+         "recording": tolerant_threads.edited(), "tolerant": True}]
     traces = record_in_pyodide(temp, files, jobs,
                                node_options=("--experimental-wasm-stack-switching",))["traces"]
-    return dict(zip(names + runs + ["in_flight"], traces)), lessons
+    return dict(zip(names + runs + ["in_flight", "tolerant"], traces)), lessons
 
 
 @pytest.fixture(scope="module")
@@ -112,6 +115,12 @@ def test_a_replay_ending_with_a_call_in_flight_lists_it_as_in_cpython(suspending
     trace, cpython = traces["in_flight"], in_flight.replayed(lessons)
     assert trace["status"] == "finished", trace["message"]
     assert trace["stdout"] == cpython["stdout"] and trace["replay"] == cpython["replay"]
+    assert trace["agent"] == cpython["agent"] and len(trace["agent"]["in_flight"]) == 1
+    trace = traces["tolerant"]   # tolerant: in the recorded order, one call differs
+    cpython = record("team", "agent_loop", "normal", roots=[lessons],
+                     recording=tolerant_threads.edited(), tolerant=True)
+    assert trace["status"] == "finished", trace["message"]
+    assert trace["replay"] == cpython["replay"] and trace["replay"]["differs"] == 1
     assert trace["agent"] == cpython["agent"] and len(trace["agent"]["in_flight"]) == 1
 
 

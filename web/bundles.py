@@ -10,6 +10,7 @@ both sides agree).
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 from functools import lru_cache
 from pathlib import Path
@@ -128,6 +129,20 @@ def write(folder: Path, runtime: dict[str, bytes], lessons: dict) -> dict[str, P
         path.parent.mkdir(parents=True, exist_ok=True)
         data = pack(files)
         path.write_bytes(data)
-        path.with_name(path.name + ".gz").write_bytes(gzip.compress(data, 9, mtime=0))
+        path.with_name(path.name + ".gz").write_bytes(gzipped(data))
         written[name] = path
     return written
+
+
+_GZIPPED: dict[str, bytes] = {}
+
+
+def gzipped(data: bytes) -> bytes:
+    """`data`'s deterministic .gz copy, made once a process for the same bytes (each app
+    writes the recorder's bundle again: the same bytes, while its files stay as they are)."""
+    key = hashlib.sha256(data).hexdigest()
+    if key not in _GZIPPED:
+        if len(_GZIPPED) >= 64:   # a long-lived process with edited lessons: the oldest go
+            del _GZIPPED[next(iter(_GZIPPED))]
+        _GZIPPED[key] = gzip.compress(data, 9, mtime=0)
+    return _GZIPPED[key]

@@ -24,7 +24,8 @@ def same_items(a, b):
     if sorted(_lines(a)) == sorted(_lines(b)) and len(_lines(a)) > 1:
         return True
     found_a, found_b = _items(a), _items(b)
-    return found_a is not None and found_a != found_b and sorted(found_a) == sorted(found_b)
+    return None not in (found_a, found_b) and found_a != found_b and \
+        sorted(found_a) == sorted(found_b)
 
 
 def _items(text):

@@ -3,6 +3,7 @@ when ``node`` is on PATH. Different Pythons may step a line differently (docs/de
 so the page's run is held to the CLI's by what it printed and sent, not by its steps,
 unless both are the same Python version."""
 
+import functools
 import json
 import shutil
 import subprocess
@@ -25,6 +26,18 @@ def _runtime_files():
     return {rel: str(bundles.RUNTIME_DIR / rel) for rel in bundles.runtime_modules()}
 
 
+@functools.cache
+def stack_switching(node):
+    """The options with which this Node can suspend a WebAssembly stack (a run of threads
+    needs it, as in the page: runtime/world/stacks.py), or () when it cannot."""
+    probe = "process.exit('Suspending' in WebAssembly || 'Suspender' in WebAssembly ? 0 : 1)"
+    for options in ((), ("--experimental-wasm-jspi",), ("--experimental-wasm-stack-switching",)):
+        done = subprocess.run([node, *options, "-e", probe], capture_output=True, timeout=60)
+        if done.returncode == 0:
+            return options
+    return ()
+
+
 def run(lesson, block, scenario):
     """The page's trace of the run, or a text saying why there is none (the page's Python
     has string-hash seed 0, whatever the lesson pins: runtime/world/hashing.py)."""
@@ -40,8 +53,8 @@ def run(lesson, block, scenario):
     with tempfile.TemporaryDirectory(prefix="loopstep-doctor-") as folder:
         job_path = Path(folder) / "job.json"
         job_path.write_text(json.dumps(job), "utf-8")
-        done = subprocess.run([node, str(HERE / "pyodide.mjs"), str(job_path)],
-                              capture_output=True, text=True, timeout=TIMEOUT)
+        done = subprocess.run([node, *stack_switching(node), str(HERE / "pyodide.mjs"),
+                               str(job_path)], capture_output=True, text=True, timeout=TIMEOUT)
     if done.returncode != 0:
         return f"Pyodide under Node failed: {(done.stderr.strip().splitlines() or ['?'])[-1]}"
     found = json.loads(done.stdout)
@@ -60,5 +73,20 @@ def compare(lesson, block, scenario, cli_trace, rows):
     return first_difference(cli_trace, page, rows), python
 
 
+# where an agent part names steps (agent/capture.py): what another Python may number otherwise
+_STEP_KEYS = {"calls": ("step", "ret"), "tools": ("step", "ret"), "in_flight": ("step",)}
+
+
 def _without_steps(trace):
-    return {key: value for key, value in trace.items() if key not in ("steps", "stacks")}
+    """The trace without what names its steps: its steps and stacks, and the step numbers
+    of its model calls and tool runs (the same calls, made at other steps)."""
+    found = {key: value for key, value in trace.items() if key not in ("steps", "stacks")}
+    agent = found.get("agent")
+    if isinstance(agent, dict):
+        agent = {key: value for key, value in agent.items() if key != "added"}
+        for key, steps in _STEP_KEYS.items():
+            if isinstance(agent.get(key), list):
+                agent[key] = [{k: v for k, v in entry.items() if k not in steps}
+                              if isinstance(entry, dict) else entry for entry in agent[key]]
+        found["agent"] = agent
+    return found

@@ -24,15 +24,26 @@ for (const [base, files] of [["/loopstep/runtime", job.runtime], ["/loopstep/les
   }
 }
 pyodide.globals.set("job", pyodide.toPy({ lesson: job.lesson, block: job.block, scenario: job.scenario }));
-const out = pyodide.runPython(`
+const runJob = pyodide.runPython(`
 import json, sys
 sys.path.insert(0, "/loopstep")
 from runtime.recorder import record
-try:
-    found = {"trace": record(job["lesson"], job["block"], job["scenario"],
-                             roots=["/loopstep/lessons"])}
-except Exception as error:
-    found = {"error": f"{type(error).__name__}: {error}"}
-json.dumps(found, ensure_ascii=False)
+from runtime.browser.worker import threads_wanted
+
+def run_job():
+    try:
+        found = {"trace": record(job["lesson"], job["block"], job["scenario"],
+                                 roots=["/loopstep/lessons"])}
+    except Exception as error:
+        found = {"error": f"{type(error).__name__}: {error}"}
+    return json.dumps(found, ensure_ascii=False)
+
+run_job
 `);
+let out = runJob();
+// a run that starts threads: again on stacks that suspend, as the page's worker records it
+// (node.py starts this Node with stack switching where it has it)
+if (pyodide.runPython("threads_wanted()") && ("Suspending" in WebAssembly || "Suspender" in WebAssembly)) {
+  out = await runJob.callPromising();
+}
 process.stdout.write(out);

@@ -19,6 +19,8 @@ caller's conversation, not the next in the list:
   run is over) and the replay says so in a note, not as a divergence.
 
 Where a call records its ``thread`` (``loopstep record``), the caller must be that thread.
+A tolerant replay keeps the turns and the calls held in flight but finds each call's
+recorded one by its place in its conversation (replay.py ``_position``), not ``match``.
 Stdlib only.
 """
 

@@ -13,7 +13,10 @@ The arrays of the tools' JSON Schemas whose order means nothing (``enum``, ``req
 ``type``) compare as sets. A tolerant replay (``tolerant``) goes on past a difference: each
 call is answered by the recorded call at its place in its conversation (``threads``: a
 call whose messages continue a conversation's previous call is its next), and its first
-difference is kept (``differs``: the trace's call records say it).
+difference is kept (``differs``: the trace's call records say it). A recording of threads
+replays tolerantly in its interleaving too (interleave.py: turns, calls held in flight);
+a thread's new conversation takes a recorded one no conversation took (``_opening``), and
+a call by another thread than the recorded one is a difference (``thread``).
 
 The run's folder reads as the recording's ``cwd``: a request's text shows the real folder
 as ``cwd`` (the recorder's values.Folder), and a recorded answer's ``cwd`` is handed to
@@ -98,14 +101,16 @@ class Replay:
         self.stopped = None       # the Divergence or NoAnswer that ended the run
         self.on_hold = None       # told when a thread's call is held: never answered
         self._matched = None      # the recorded call ``held`` found for the caller's call
+        self._placed = None       # (number or None,): the call ``held`` placed (tolerant)
         self.differs = {}         # model call → its first difference (a tolerant replay)
         self._threads = None      # the recording's conversations (a tolerant replay)
-        self._sent = []           # the run's conversations: [messages, calls made]
+        self._sent = []           # the run's conversations: [messages, calls made,
+                                  #   the recorded conversation answering it]
         self._links = None        # per recorded call: (call it continues, messages kept)
         self._snaps = {}          # call number → the Snapshot of the messages it sent (sent.py)
         self._kept = 0            # the messages of this call _known found unchanged
         # calls that overlapped (threads): answered by conversation, in turn (interleave.py)
-        self.order = Interleaving(self) if concurrent(self.calls) and not tolerant else None
+        self.order = Interleaving(self) if concurrent(self.calls) else None
 
     def begin(self):
         """A model call begins (runtime/standins/sdk.py): threads' calls are in flight
@@ -120,13 +125,14 @@ class Replay:
         calls first: agent/in_flight.py, so a fork's ``model:K`` counts as the trace does)."""
         if not self.order or self.forked or self.stopped is not None:
             return
-        number = self.order.match(request)
+        number = self._position(request) if self.tolerant else self.order.match(request)
         if number is None and not self.order.main_thread():
             self.made += 1
             if self.on_hold is not None:
                 self.on_hold()
             self.order.hold()   # in flight when the recording ended: never answered
         self._matched = number
+        self._placed = (number,)
 
     def answer(self, provider, request, forked=False, has_reply=False):
         """The recorded response (provider JSON) of the next call; None when the caller
@@ -140,7 +146,8 @@ class Replay:
                 return None
             raise self.stop(NoAnswer(call))
         matched, self._matched = self._matched, None
-        number = self._position(request) if self.tolerant else \
+        placed, self._placed = self._placed, None
+        number = (placed[0] if placed else self._position(request)) if self.tolerant else \
             (matched or self.order.match(request)) if self.order else call
         if number is None or number > len(self.calls):
             raise self.stop(Divergence(call, BEYOND, f"{len(self.calls)} model calls",
@@ -164,7 +171,10 @@ class Replay:
         if self.order:
             thread = self.order.thread_of(number)
             if thread is not None and thread != self.order.thread_name():
-                raise self.stop(Divergence(call, "thread", thread, self.order.thread_name()))
+                if not self.tolerant:
+                    raise self.stop(Divergence(call, "thread", thread,
+                                               self.order.thread_name()))
+                self.differs.setdefault(call, "thread")
             self.order.wait_turn(number)
             self.order.end(number)
             self.order.answered()
@@ -221,20 +231,45 @@ class Replay:
     def _position(self, request):
         """The recorded call answering ``request`` in a tolerant replay: the one at its
         place in its conversation (the N-th conversation the run opened, the recording's
-        N-th), or None beyond the recording."""
+        N-th; threads: ``_opening``), or None beyond the recording."""
         if self._threads is None:
             self._threads = threads([normal(call["request"]).get("messages")
                                      for call in self.calls])
-        messages = request_body(request, self.text).get("messages")
+        sent = request_body(request, self.text)
+        messages = sent.get("messages")
         at = _conversation(self._sent, messages)
         if at is None:
-            self._sent.append([messages, 0])
+            self._sent.append([messages, 0, self._opening(sent) if self.order
+                               else len(self._sent)])
             at = len(self._sent) - 1
         self._sent[at][0] = messages
         self._sent[at][1] += 1
-        if at >= len(self._threads) or self._sent[at][1] > len(self._threads[at]):
+        place, made = self._sent[at][2], self._sent[at][1]
+        if place >= len(self._threads) or made > len(self._threads[place]):
             return None
-        return self._threads[at][self._sent[at][1] - 1]
+        return self._threads[place][made - 1]
+
+    def _opening(self, sent):
+        """The recorded conversation (index) a thread's new conversation is answered by
+        (a tolerant replay of threads): of those no conversation of the run took, the one
+        opening with the same system prompt and messages, else one the calling thread
+        recorded, else the earliest begun; past the last when none is left."""
+        taken = {entry[2] for entry in self._sent}
+        free = [k for k in range(len(self._threads)) if k not in taken]
+        if not free:
+            return len(self._threads)
+        first = [self.calls[self._threads[k][0] - 1] for k in free]
+        key = canonical({"system": sent.get("system"), "messages": sent.get("messages")})
+        for k, call in zip(free, first):
+            old = call["request"]
+            if canonical({"system": old.get("system"), "messages": old.get("messages")}) == key:
+                return k
+        name = self.order.thread_name()
+        for k, call in zip(free, first):
+            if call.get("thread") == name:
+                return k
+        return min(free, key=lambda k: self.calls[self._threads[k][0] - 1].get(
+            "started", self._threads[k][0]))
 
     def summary(self):
         """The trace's ``replay`` key."""

@@ -144,6 +144,11 @@ def test_an_edited_system_prompt_diverges_at_call_1_on_system(recorded_page, tmp
     assert expected["message"] == "divergence at model call 1: system"
     b = recorded_page.locator(BLOCK)
     wait_ready(b)
+    # the reader about to choose a file: the guest runtime that replays it boots meanwhile
+    guest = recorded_page.locator('iframe[data-role="guest-runtime"]')
+    expect(guest).to_have_count(0)
+    b.locator('input[type=file][data-role="recording-file"]').focus()
+    expect(guest).to_have_count(1)
     load(b, write(tmp_path, "edited.json", edited))
     divergence = b.locator('[data-role="replay-divergence"]')
     expect(divergence).to_be_visible(timeout=BOOT_TIMEOUT)

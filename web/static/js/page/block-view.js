@@ -303,6 +303,11 @@ export function wire(block) {
     const file = input.files?.[0];
     recordingFiles().then(({ loadFile }) => loadFile(block, file)).finally(() => { input.value = ""; });
   });
+  for (const type of ["focus", "pointerdown"]) {
+    root.querySelector(SEL.recordingFile)?.addEventListener(type, () => {
+      recordingFiles().then(({ prepare }) => prepare(block));
+    });
+  }
   root.querySelector(SEL.actionNamed("download-recording"))?.addEventListener("click", () => {
     recordingFiles().then(({ download }) => download(block));
   });

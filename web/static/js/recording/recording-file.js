@@ -9,6 +9,7 @@
 // button[data-action="cancel-recording"] ends the load (the reading worker, or the guest
 // runtime replaying it: boot/runtime-client.js cancelGuest) and the block keeps what it
 // showed. button[data-action="download-recording"] saves the recording of the run shown.
+// Focusing or pressing the input boots the guest runtime that will replay the file (prepare).
 
 import { SEL } from "../selectors.js";
 import * as runs from "../page/block-runs.js";
@@ -79,6 +80,12 @@ export function cancel(block) {
   current.controller.abort();
   if (current.replaying) block.client.cancelGuest?.();
   return true;
+}
+
+/** The reader is about to choose a file (the input focused or pressed): boot the guest
+ * runtime that replays it (boot/runtime-client.js prepareGuest) while the file dialog is open. */
+export function prepare(block) {
+  block.client.prepareGuest();
 }
 
 /** Load `file` into `block`: its runs answer from it, and the block debugs its run. */
