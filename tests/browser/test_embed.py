@@ -7,6 +7,11 @@ import urllib.parse
 import pytest
 from playwright.sync_api import expect
 
+try:
+    from .page_helpers import drawn
+except ImportError:
+    from page_helpers import drawn
+
 
 pytestmark = pytest.mark.hosting   # embeds from another origin: CSP frame-ancestors, embed URLs
 
@@ -114,11 +119,15 @@ def test_two_embeds_run_independently_and_report_to_the_host(browser_context, se
     spied = [t for f in embed_frames(page, server_url) for t in f.evaluate("window.loopstepTargets")]
     assert {"loopstep:pause", "loopstep:finish", "loopstep:resize"} <= {t for t, _ in spied}, spied
     assert {target for _, target in spied} == {host_url}, spied
-    # each iframe is as tall as its content, not the default height
-    heights = page.locator("iframe").evaluate_all("fs => fs.map(f => f.clientHeight)")
+    # each iframe is as tall as its content, not the default height: once both are drawn
+    # whole, the host has the height each last reported (a resize message may still be on
+    # its way when a block's run has just shown)
+    for block in (a, b):
+        drawn(block)
     inner = [page.frame_locator(f"#{i} iframe").locator("body").evaluate(
         "b => document.documentElement.scrollHeight") for i in ("a", "b")]
-    assert all(abs(h - c) <= 2 for h, c in zip(heights, inner)), (heights, inner)
+    page.wait_for_function("""(inner) => [...document.querySelectorAll("iframe")].every(
+        (f, i) => Math.abs(f.clientHeight - inner[i]) <= 2)""", arg=inner, timeout=15_000)
     # (the frames' workers start from blobs of their own origin: runtime-client.js startWorker)
     allowed = {server_url, host_url, f"blob:{server_url}"}
     assert all(any(u.startswith(o) for o in allowed) for u in watch.requests), watch.requests
