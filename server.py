@@ -18,6 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from loopstep.runtime.catalog import lessons as catalog
 from loopstep.runtime.recorder import DEFAULT_MAX_STEPS
+from loopstep.runtime.run_request import FIRST_STEPS
 from loopstep.web import assets
 from loopstep.web.files import Files
 from loopstep.web.live_site import EndpointError, LiveSite, connect_src
@@ -110,7 +111,7 @@ def create_app(lessons_roots: list[Path] | None = None,
 def serve_limits(args: argparse.Namespace) -> dict:
     limits = {"bootTimeoutMs": args.boot_timeout and int(args.boot_timeout * 1000),
               "recordTimeoutMs": args.record_timeout and int(args.record_timeout * 1000),
-              "maxSteps": args.max_steps}
+              "maxSteps": args.max_steps, "firstSteps": args.first_steps}
     return {k: v for k, v in limits.items() if v}
 
 
@@ -180,6 +181,9 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--max-steps", type=int, metavar="N", default=DEFAULT_MAX_STEPS,
                        help="steps recorded before a run is cut short "
                             f"(default {DEFAULT_MAX_STEPS:,})")
+    serve.add_argument("--first-steps", type=int, metavar="N",
+                       help="a loaded recording's run longer than N steps shows its first N "
+                            f"while the rest is replayed (default {FIRST_STEPS:,})")
     add_live_options(serve, timeout=True)
     export = sub.add_parser("export", help="write the whole site as static files")
     export.add_argument("out", type=Path, help="the folder to write")

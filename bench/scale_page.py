@@ -7,15 +7,19 @@ in headless Chromium, one fresh page per length and round, in one profile (the r
 files in its HTTP cache). Once the page's runtime is ready, the recording input is focused
 as a reader's Tab or click does before the file dialog opens: that boots the guest runtime
 that replays a file (recording/recording-file.js ``prepare``), waited for (the guest frame's
-``data-boot``) before any timer starts. Then, in this order:
+``data-boot``) before any timer starts; the booted guest then warms up on the block's
+preset (boot/guest-client.js ``warm``) while the scripted run below is timed in the page's
+own worker. Then, in this order:
 
 - **scripted**: the preset ``c{calls}`` chosen, Run pressed → the block ``finished`` with
   its run drawn to its end (``data-drawn="end"``): the page's own worker records it;
 - **file**: the file ``loopstep record`` wrote for that preset (bench/scale.py
   ``make_recording``) chosen (the input's ``change``) → the recorded run first shown
   (``data-drawn`` set with ``data-run-source="recorded"``: read, checked and replayed by the
-  guest runtime; its steps are there to step from then on, the block at the run's end when
-  no breakpoint paused it, else Continue pressed by the page at once) → drawn to its end;
+  guest runtime: a run longer than the page's first steps shows them while the rest is
+  replayed, docs/recordings.md "A long run streams"; its steps are there to step from
+  then on; Continue pressed by the page at once unless the block shows the run's end)
+  → drawn to its end;
 - **heap**: the page's JS heap after both, after a garbage collection (CDP
   ``Performance.getMetrics`` ``JSHeapUsedSize``: the page's main thread, which holds both
   runs' traces; the workers' Python heaps are not in it).
@@ -41,6 +45,7 @@ sys.path.insert(0, str(HERE))
 import browser  # noqa: E402
 import measures  # noqa: E402
 import scale  # noqa: E402
+from loopstep.runtime.run_request import FIRST_STEPS  # noqa: E402
 
 CALLS = (25, 100, 300)
 GOALS = {"first_300_s": 1.0, "end_300_scripted": 3.0}
@@ -172,7 +177,8 @@ def rows(result: dict | None) -> list[tuple[str, str, str, str]]:
                 f"booted when the reader focused the file input, before the timer)")
         first = row["first_s"]["median"]
         out.append((f"{head}: the file chosen → its run shown, its first step there to step "
-                    f"(replayed whole first: no streaming yet){since}", _s(row, "first_s"),
+                    f"(its first {FIRST_STEPS:,} steps shown while the rest is replayed){since}",
+                    _s(row, "first_s"),
                     f"≤ {goals['first_300_s']} s" if n == 300 else "",
                     ("met" if first <= goals["first_300_s"] else "**not met**") if n == 300 else ""))
         ratio = row["end_scripted"]

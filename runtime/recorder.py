@@ -118,8 +118,13 @@ def record_request(request):
 
 def record_packed(lesson, block, scenario, **options):
     """``record`` in the packed form (docs/design.md, "Packed trace"), as compact JSON text."""
+    return record_parts(lesson, block, scenario, **options)[1]
+
+
+def record_parts(lesson, block, scenario, **options):
+    """``record_packed``'s text, after the trace's header (the dict form without steps)."""
     header, cols = _record(RunRequest.of(lesson, block, scenario, **options))
-    return wire.dumps(wire.packed(header, cols))
+    return header, wire.dumps(wire.packed(header, cols))
 
 
 def _output_full(builder):

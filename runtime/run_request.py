@@ -10,6 +10,9 @@ from dataclasses import dataclass, field
 # --max-steps` changes it there) and `loopstep trace`'s. Low enough that a runaway loop
 # ends in seconds with its partial run (the bundled lessons' runs take at most ~400).
 DEFAULT_MAX_STEPS = 10_000
+# a long run's first steps, shown in the page while the rest of it is recorded (a recording
+# file's replay: docs/recordings.md, "A long run streams")
+FIRST_STEPS = 200
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ modules are named."""
 import importlib.util
 import json
 import py_compile
+from pathlib import Path
 
 import pytest
 
@@ -50,3 +51,37 @@ def test_a_fork_or_questions_nested_too_deeply_are_refused_before_parsing():
         worker.record("s06", "run_subagent", "normal", ROOTS, 0, fork=deep)
     with pytest.raises(ValueError, match=r"questions: nested too deeply at \$"):
         worker.record("s06", "run_subagent", "normal", ROOTS, 0, questions="[" * 70 + "]" * 70)
+
+
+FIXTURES = Path(__file__).parent / "browser" / "fixture_lessons"
+REAL = (FIXTURES / "recorded" / "real.json").read_text("utf-8")
+
+
+@pytest.mark.parametrize("run", [
+    ("s06", "run_subagent", "normal", ROOTS, {}),
+    ("recorded", "agent_loop", "real", [str(FIXTURES)], {"recording": REAL}),
+], ids=["scripted", "replayed"])
+def test_a_long_run_hands_over_its_first_steps_then_returns_the_whole_run(run):
+    lesson, block, scenario, roots, extra = run
+    whole = wire.unpack(worker.record(lesson, block, scenario, roots, 0, **extra))
+    heard = []
+    packed = worker.record(lesson, block, scenario, roots, 0, first_steps=8,
+                           partial=heard.append, **extra)
+    assert wire.unpack(packed) == whole and len(whole["steps"]) > 8
+    [first] = [wire.unpack(text) for text in heard]
+    assert first["status"] == "step_limit" and first["limit"]["kind"] == "steps"
+    assert first["steps"] == whole["steps"][:8]
+    if "recording" in extra:   # the calls its steps made, of the recording's
+        assert (first["replay"]["made"], first["replay"]["calls"]) == (1, 2)
+
+
+def test_a_run_no_longer_than_its_first_steps_is_recorded_once():
+    whole = worker.record("recorded", "agent_loop", "real", [str(FIXTURES)], 0, recording=REAL)
+    steps = len(wire.unpack(whole)["steps"])
+    heard = []
+    assert worker.record("recorded", "agent_loop", "real", [str(FIXTURES)], 0, recording=REAL,
+                         first_steps=steps, partial=heard.append) == whole
+    # nor when the run's own cap is no more than its first steps
+    assert wire.unpack(worker.record("s06", "run_subagent", "normal", ROOTS, 5, first_steps=5,
+                                     partial=heard.append))["status"] == "step_limit"
+    assert heard == []

@@ -11,6 +11,7 @@ from markupsafe import Markup
 
 from loopstep.runtime.catalog.lessons import CUSTOM
 from loopstep.runtime.recorder import DEFAULT_MAX_STEPS
+from loopstep.runtime.run_request import FIRST_STEPS
 from loopstep.runtime.recording.replay import answerable
 
 from . import assets, bundles, module_graph, shipped_traces
@@ -157,10 +158,11 @@ def runtime_config(lesson, lang: str, root: str, limits: dict | None = None) -> 
     """What the Python worker needs to boot, embedded as a small JSON data island in the
     document's head, so that the worker starts before the body is parsed.
 
-    `limits` may set the runtime's `bootTimeoutMs`, `recordTimeoutMs` and `maxSteps`
-    (default: the recorder's DEFAULT_MAX_STEPS). `traces`: the lesson's shipped
+    `limits` may set the runtime's `bootTimeoutMs`, `recordTimeoutMs`, `maxSteps`
+    (default: the recorder's DEFAULT_MAX_STEPS) and `firstSteps` (FIRST_STEPS: a long
+    replay's first steps are shown while the rest is recorded). `traces`: the lesson's shipped
     traces ({url, version, runs}, web/shipped_traces.py), or null: the page records live."""
-    runtime = {"maxSteps": DEFAULT_MAX_STEPS, **(limits or {})}
+    runtime = {"maxSteps": DEFAULT_MAX_STEPS, "firstSteps": FIRST_STEPS, **(limits or {})}
     folder = f"{root}{bundles.FOLDER}/"
     return {
         "lang": lang,

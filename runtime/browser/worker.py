@@ -55,15 +55,19 @@ def preset_recording(lesson, scenario, roots):
 
 
 def record(lesson, block, scenario, roots, max_steps, setup=None, questions=None, fork=None,
-           recording=None, tolerant=False, schedule=None):
+           recording=None, tolerant=False, schedule=None, first_steps=0, partial=None):
     """A block's packed trace (JSON text). ``questions``, ``fork`` and ``recording`` (a
     file's text, checked by ``recording_problem``) come as JSON text; ``max_steps`` 0 is the
     recorder's default; ``tolerant``: a replay goes on past a difference; ``schedule``: the
-    schedule's text form (world/choices.py, the URL's ``sched=``; None: the preset's)."""
+    schedule's text form (world/choices.py, the URL's ``sched=``; None: the preset's).
+
+    ``first_steps`` and ``partial``: the run's first steps come first (docs/recordings.md,
+    "A long run streams"): the run is recorded up to ``first_steps`` steps, and when it
+    had more, that trace (the same steps as the whole run's first ones: one run, one
+    trace) is handed to ``partial`` before the whole run is recorded and returned."""
     threads_wanted()   # asked of this run only
-    kwargs = {"roots": list(roots)}
-    if max_steps:
-        kwargs["max_steps"] = int(max_steps)
+    cap = int(max_steps) if max_steps else recorder.DEFAULT_MAX_STEPS
+    kwargs = {"roots": list(roots), "max_steps": cap}
     if setup is not None:
         kwargs["setup"] = setup
     if questions:
@@ -77,6 +81,13 @@ def record(lesson, block, scenario, roots, max_steps, setup=None, questions=None
     if schedule is not None:
         kwargs["schedule"] = str(schedule)
     with _recursion_limit():
+        if partial is not None and 0 < int(first_steps) < cap:
+            header, first = recorder.record_parts(lesson, block, scenario,
+                                                  **dict(kwargs, max_steps=int(first_steps)))
+            from ..world import schedule as threads
+            if threads.wanted[0] or (header.get("limit") or {}).get("kind") != "steps":
+                return first   # the whole run, or one the worker records again with threads
+            partial(first)
         return recorder.record_packed(lesson, block, scenario, **kwargs)
 
 

@@ -9,15 +9,19 @@
 // logpoints and watches, see runtime/questions/questions.py; `recording`: {name, text}, a
 // recording file the reader loaded answering the model calls, docs/recordings.md;
 // `tolerant`: a replay goes on past a difference from its recording, marking it;
-// `schedule`: the schedule's text form, docs/design.md "Threads", absent: the preset's) and
-// `preset-recording` {id, lesson, scenario} (the text of a preset's recording file);
+// `schedule`: the schedule's text form, docs/design.md "Threads", absent: the preset's;
+// `firstSteps`: a run longer than that posts its first steps as `partial` first) and
+// `preset-recording` {id, lesson, scenario} (the text of a preset's recording file) and
+// `warm` {id, lesson, block, scenario, maxSteps} (a run recorded and dropped: answered by
+// an empty `text`; boot/guest-client.js warm);
 // worker → main `progress` {loaded, total},
 //   `ready` {python, path, marks, compiled, stale, recorder: "snapshot"|"files"}
 // (`compiled`: how many precompiled modules were written, `stale`: those whose source
 // differs, so that Python compiled the source; `recorder`: whether the recorder's modules
 // are the ones the snapshot imported — its files are then not fetched, `compiled` is 0 —
 // or were imported from the page's files),
-// `trace` {id, json} (the packed trace),
+// `partial` {id, json} (the packed trace of the run's first `firstSteps` steps, before
+// its `trace`: docs/recordings.md "A long run streams"), `trace` {id, json} (the packed trace),
 // `failed` {id?, message, boot?, fatal?, kind?}. `fatal`: Pyodide itself broke (e.g. the
 // browser's stack overflowed under C recursion) and this worker can record no more;
 // `kind` "schedule-unsupported": the run starts threads and this browser cannot suspend
@@ -229,7 +233,8 @@ async function record(message) {
       message.questions ? JSON.stringify(message.questions) : undefined,
       message.fork ? JSON.stringify(message.fork) : undefined,
       recording ? recording.text : undefined, Boolean(message.tolerant),
-      message.schedule ?? undefined];   // null/absent: the preset's schedule
+      message.schedule ?? undefined,    // null/absent: the preset's schedule
+      message.firstSteps ?? 0, (json) => post({ type: "partial", id: message.id, json })];
     let json = entry.record(...args);
     if (entry.threads_wanted()) json = await suspending(args, json);
     if (json === SCHEDULE_UNSUPPORTED) {
@@ -276,6 +281,16 @@ async function recordLive(message) {
   }
 }
 
+function warm(message) {
+  const pyRoots = pyodide.toPy(roots);
+  try {
+    entry.record(message.lesson, message.block, message.scenario, pyRoots, message.maxSteps);
+    post({ type: "text", id: message.id, text: "" });
+  } finally {
+    pyRoots.destroy();
+  }
+}
+
 function presetRecording(message) {
   const pyRoots = pyodide.toPy(roots);
   try {
@@ -302,15 +317,18 @@ function guestOptions(indexURL) {
     loadStockSync: syncLoader(new URL("python_stdlib.zip", indexURL).href) };
 }
 
+// the requests that run Python, one after another
+const QUEUED = { record, "preset-recording": presetRecording, warm };
+
 channel.addEventListener("message", async (event) => {
   const message = event.data ?? {};
   try {
     if (answerFile(message)) return;
     if (message.type === "head") receiveHead(message);
     else if (message.type === "boot") await boot(message);
-    else if (message.type === "record" || message.type === "preset-recording") {
+    else if (Object.hasOwn(QUEUED, message.type)) {
       if (!entry) throw new Error("runtime not ready");
-      const done = queued.then(() => (message.type === "record" ? record : presetRecording)(message));
+      const done = queued.then(() => QUEUED[message.type](message));
       queued = done.catch(() => {});
       await done;
     } else if (message.type === "live") {

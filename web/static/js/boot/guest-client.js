@@ -24,7 +24,20 @@ export class GuestClient extends RuntimeClient {
   createWorker() {
     return new GuestWorker(this.frameURL, this.workerURL, this.allowed);
   }
+
+  /** Once per worker, while the reader is still choosing what to run: the first WARM_STEPS
+   * steps of a run of the site's own (`lesson`, `block`, `scenario`: a preset) recorded and
+   * dropped. A freshly booted Python runs its first steps at a fraction of its speed (the
+   * browser compiles the hot WebAssembly again, optimised, as it runs: docs/performance.md);
+   * the reader's run then starts at full speed. A run asked for meanwhile waits its turn. */
+  warm({ lesson, block, scenario }) {
+    if (!this.worker || this.warmed === this.worker) return;
+    this.warmed = this.worker;
+    this.ask({ type: "warm", lesson, block, scenario, maxSteps: WARM_STEPS }).catch(() => {});
+  }
 }
+
+const WARM_STEPS = 200;
 
 /** How long after the guest frame's load event its greeting may still be on its way. */
 const FRAME_GRACE_MS = 1000;

@@ -56,6 +56,7 @@ export class RuntimeClient extends EventTarget {
     this.bootTimeout = config.runtime?.bootTimeoutMs ?? bootTimeout;
     this.recordTimeout = config.runtime?.recordTimeoutMs ?? recordTimeout;
     this.maxSteps = config.runtime?.maxSteps ?? null;
+    this.firstSteps = config.runtime?.firstSteps ?? 0; // a long run's first steps come first
     this.state = "idle";
     this.worker = null;
     this.ready = null;
@@ -134,12 +135,16 @@ export class RuntimeClient extends EventTarget {
    * "recording" when it cannot answer this block's). `tolerant` (optional): a replay goes on
    * past a difference from the recording, marking it (docs/recordings.md). `schedule`
    * (optional): the text form of the schedule the run's threads follow (docs/design.md,
-   * "Threads"; absent: the preset's); data, not code: not a guest run. */
-  record({ lesson, block, scenario, maxSteps, setup, questions, fork, recording, tolerant, schedule }) {
+   * "Threads"; absent: the preset's); data, not code: not a guest run. `firstSteps` and
+   * `onPartial` (optional): a run longer than `firstSteps` steps hands the trace of its
+   * first ones to `onPartial` before the whole run's arrives (docs/recordings.md). */
+  record({ lesson, block, scenario, maxSteps, setup, questions, fork, recording, tolerant, schedule,
+    firstSteps, onPartial }) {
     const message = { type: "record", lesson, block, scenario, maxSteps, setup, questions, fork,
-      recording, tolerant, schedule };
-    if (this.fresh || !isGuestRun(message)) return this.ask(message);
-    return this.guestClient().then((guest) => guest.ask(message)).catch((error) => {
+      recording, tolerant, schedule, ...(onPartial ? { firstSteps } : {}) };
+    const timeout = this.recordTimeout;
+    if (this.fresh || !isGuestRun(message)) return this.ask(message, timeout, onPartial);
+    return this.guestClient().then((guest) => guest.ask(message, timeout, onPartial)).catch((error) => {
       // a guest runtime that could not start fails this run, not the page's runtime
       if (error instanceof RecordError && error.kind === "runtime") throw new RecordError(error.message, "failed");
       throw error;
@@ -152,9 +157,13 @@ export class RuntimeClient extends EventTarget {
   }
 
   /** Boot the guest runtime ahead of a guest run the reader is about to make (an editor
-   * opened, a link's code shown): its boot overlaps the reader's typing. */
-  prepareGuest() {
-    if (!this.fresh) this.guestClient().then((guest) => guest.boot()).catch(() => {});
+   * opened, a link's code shown, a file about to be chosen): its boot overlaps the reader's
+   * typing. `warm` {lesson, block, scenario}: a run of the site's own, whose first steps
+   * the booted guest then records and drops (GuestClient.warm). */
+  prepareGuest(warm = null) {
+    if (this.fresh) return;
+    this.guestClient().then((guest) => guest.boot().then(() => warm && guest.warm(warm)))
+      .catch(() => {});
   }
 
   /** The guest runtime's client (boot/guest-client.js), made on first need. */
@@ -211,19 +220,22 @@ export class RuntimeClient extends EventTarget {
   rejectPending(message, kind) {
     for (const [id, entry] of this.pending) {
       clearTimeout(entry.timer);
+      entry.failed = true;
       entry.reject(new RecordError(message, kind));
       this.pending.delete(id);
     }
   }
 
-  async ask(message, timeout = this.recordTimeout) {
+  /** Send `message` to the worker; resolves with its answer. `onPartial`: hears the trace
+   * of a long run's first steps (a `partial` message) before the answer. */
+  async ask(message, timeout = this.recordTimeout, onPartial = null) {
     await this.boot();
     const id = this.nextId++;
     const worker = this.worker;
     return new Promise((resolve, reject) => {
       const timer = timeout === null ? null
         : setTimeout(() => this.restart(worker, seconds(timeout), "timeout"), timeout);
-      this.pending.set(id, { resolve, reject, timer });
+      this.pending.set(id, { resolve, reject, timer, onPartial, heard: Promise.resolve() });
       worker.postMessage({ ...message, id });
     });
   }
@@ -231,14 +243,23 @@ export class RuntimeClient extends EventTarget {
   answer(m) {
     const entry = this.pending.get(m.id);
     if (!entry) return;
+    if (m.type === "partial") { // the run goes on: its first steps are heard before its end
+      // heard before the run's trace resolves; not once the run failed or was dropped
+      entry.heard = traceModule().then(({ fromPacked }) => (entry.failed ? undefined
+        : entry.onPartial?.(fromPacked(m.json)))).catch(() => {});
+      return;
+    }
     this.pending.delete(m.id);
     clearTimeout(entry.timer);
     if (m.type === "trace") {
-      traceModule()
-        .then(({ fromPacked }) => entry.resolve(fromPacked(m.json)))
+      Promise.all([traceModule(), entry.heard])
+        .then(([{ fromPacked }]) => entry.resolve(fromPacked(m.json)))
         .catch((error) => entry.reject(new RecordError(String(error), "failed")));
     } else if (m.type === "text") entry.resolve(m.text);
-    else entry.reject(new RecordError(m.message, m.kind ?? "failed"));
+    else {
+      entry.failed = true;
+      entry.reject(new RecordError(m.message, m.kind ?? "failed"));
+    }
   }
 
   /**

@@ -21,18 +21,31 @@ const replayModule = () => {
   return replays.loading;
 };
 
+const underWay = new Map(); // key → the trace being recorded: asked for again, not recorded twice
+
 /** The trace of `scenario` for `block` (the custom one: of its current setup text),
  * recorded unless the page's cache still has it. `fork`: {call, text} (whatif/fork-editor.js),
  * that call answering the JSON `text`; the cache keys the fork by its text; or {schedule},
  * the run following that schedule's text (docs/design.md, "Threads"). `recording`:
- * {name, text, key} the recording file answering the model calls (the block's, if any). */
-export async function traceOf(block, scenario, fork = null, recording = block.recording) {
+ * {name, text, key} the recording file answering the model calls (the block's, if any).
+ * `onPartial`: hears the trace of a long run's first steps while the rest is recorded
+ * (the page config's runtime.firstSteps; recording/recording-file.js). */
+export function traceOf(block, scenario, fork = null, answers = block.recording, onPartial = null) {
   const schedule = fork?.schedule ?? null;
   if (schedule !== null) fork = null;
-  const key = block.traceKey(scenario, recording) + (fork ? `\nfork ${fork.call}\n${fork.text}` : "")
+  const key = block.traceKey(scenario, answers) + (fork ? `\nfork ${fork.call}\n${fork.text}` : "")
     + (schedule !== null ? `\nschedule ${schedule}` : "");
   const kept = pageTraces.cache?.get(key);
-  if (kept) return kept;
+  if (kept) return Promise.resolve(kept);
+  if (underWay.has(key)) return underWay.get(key);
+  const made = record(block, scenario, fork, schedule, answers, onPartial, key);
+  underWay.set(key, made);
+  const forget = () => underWay.delete(key);
+  made.then(forget, forget);
+  return made;
+}
+
+async function record(block, scenario, fork, schedule, recording, onPartial, key) {
   const cache = traceCache(); // imported while the trace is recorded
   const replaying = replayModule();
   const custom = scenario === block.config.customScenario;
@@ -50,11 +63,24 @@ export async function traceOf(block, scenario, fork = null, recording = block.re
       ...(recording ? { recording: { name: recording.name, text: recording.text } } : {}),
       ...(block.tolerant ? { tolerant: true } : {}),
       ...(schedule !== null ? { schedule } : {}),
+      ...(onPartial ? { firstSteps: block.client.firstSteps, onPartial: (first) => {
+        first.madeBy = "live";
+        first.partial = true; // its steps are the run's first: the rest is on its way
+        return replaying.then(() => onPartial(first)); // heard before the whole run
+      } } : {}),
     });
     trace.madeBy = "live";
   }
   await replaying;
   return (await cache).set(key, trace);
+}
+
+/** Boot the guest runtime for a guest run `block` is about to make
+ * (boot/runtime-client.js prepareGuest), warmed on the block's preset. */
+export function prepareGuest(block) {
+  const custom = block.scenario === block.config.customScenario;
+  block.client.prepareGuest({ lesson: block.lesson, block: block.name,
+    scenario: custom ? block.config.presets[0].name : block.scenario });
 }
 
 /** Get ready for `block`'s Debug while the page is idle: its shown preset's shipped

@@ -9,9 +9,9 @@ export function statusText(block) {
     case "loading":
       return m.get("status_loading");
     case "running":
-      return m.get("status_running");
+      return m.get(block.pending ? "status_waiting" : "status_running");
     case "paused":
-      return pausedText(block) + threadText(block);
+      return pausedText(block) + threadText(block) + streamingText(block);
     case "finished":
       if (trace?.status === "step_limit") {
         return m.format(`status_${capKey(trace)}`, { steps: trace.count, cap: capText(trace) });
@@ -27,7 +27,7 @@ export function statusText(block) {
 function pausedText(block) {
   const m = block.messages;
   const trace = block.trace;
-  if (trace?.status === "step_limit") {
+  if (trace?.status === "step_limit" && !trace.partial) {
     return m.format(`status_paused_${capKey(trace)}`, {
       line: block.currentStep.line, steps: trace.count, cap: capText(trace),
     });
@@ -41,6 +41,11 @@ function pausedText(block) {
     });
   }
   return m.format("status_paused", { line: block.currentStep.line });
+}
+
+/** " · replaying the rest of the run" while the block shows a long run's first steps. */
+function streamingText(block) {
+  return block.trace?.partial ? block.messages.format("status_streaming", { steps: block.trace.count }) : "";
 }
 
 /** " · thread NAME" in a run that started threads: the thread of the cursor's step

@@ -246,6 +246,8 @@ function renderTicks(ticks, hits, max) {
 export function renderBlock(block, enabled, commands) {
   const root = block.root;
   root.dataset.state = block.state;
+  if (block.trace?.partial) root.dataset.streaming = String(block.trace.count); // block-stream.js
+  else delete root.dataset.streaming;
   const callStatus = block.state === "paused" ? block.agent?.statusSuffix(block.index) : "";
   showText(root.querySelector(SEL.status), statusText(block) + (callStatus ?? ""));
   renderButtons(root, enabled, commands);

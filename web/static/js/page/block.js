@@ -14,6 +14,7 @@ import { Omni } from "../omni/omni.js";
 import { FIRST_LINE, noStops, steppedOver } from "./stop-notes.js";
 import { attachViews } from "./run-views.js";
 import { ACTIONS, COMMANDS, RESTING, CALL_COMMANDS, WHATIF_COMMANDS, allows } from "./block-states.js";
+import { waits } from "./block-stream.js";
 
 // No event breakpoints yet: agent/event-breakpoints.js is loaded when the reader adds one.
 const NO_EVENTS = Object.freeze({ stops: null, keys: [], set() {}, clear() {}, show() {}, render() {} });
@@ -39,6 +40,7 @@ export class Block {
     this.replay = null;
     this.index = null; // a step index, END when finished, null when no run is shown
     this.stopNote = null; // why the cursor stopped where it is, when not obvious (stop-notes.js)
+    this.pending = null;  // what a run's first steps leave to the whole run (block-stream.js)
     this.failure = null;
     this.runToken = 0;
     this.questions = new Questions(); // breakpoint details and watches (omni.js)
@@ -84,6 +86,7 @@ export class Block {
   /** A toolbar command: debug, run, continue, step-*, reset. */
   command(name) {
     if (!this.allows(name)) return false;
+    this.pending = null; // the reader moves on: the whole run of a long one keeps the cursor
     if (WHATIF_COMMANDS.includes(name)) return this.loadWhatIf().then((w) => w.command(name));
     if (name === "reset") return this.reset();
     if (name === "debug" || name === "run") {
@@ -94,6 +97,7 @@ export class Block {
       return true;
     }
     const to = nextIndex(this.trace, this.index, name, this.breakpoints, this.events.stops);
+    if (waits(this, name, to)) return true; // past a long run's first steps: the rest is coming
     const note = name === "step-into" ? steppedOver(this.trace, this.index, to, this.config.hiddenCalls) : null;
     this.moveTo(to, note);
     return true;
@@ -104,6 +108,7 @@ export class Block {
     if (this.failure?.kind === "runtime") return false;
     // while a run is being recorded, a second start is refused and leaves that run alone
     if (!this.act("record")) return false;
+    this.pending = null;
     this.onCursor(this);
     const token = ++this.runToken;
     let trace = runs.cached(this.traceKey(this.scenario));
@@ -180,7 +185,9 @@ export class Block {
 
   /** Move the cursor to a step a view asked for, while a run is shown and the cursor rests. */
   goTo(step) {
-    if (RESTING.includes(this.state)) this.moveTo(step);
+    if (!RESTING.includes(this.state)) return;
+    this.pending = null;
+    this.moveTo(step);
   }
 
   /** Put the cursor at `index` (END: the program ended). */
@@ -213,6 +220,7 @@ export class Block {
   seek(position) {
     if (!this.trace || !RESTING.includes(this.state)) return;
     const index = settle(this.trace, position);
+    this.pending = null;
     if (index !== END) this.moveTo(index);
   }
 
@@ -270,6 +278,7 @@ export class Block {
     this.runToken++;
     this.index = null;
     this.stopNote = null;
+    this.pending = null;
     this.trace = null;
     showSource(this, null);
     runs.hold(this, "shown", null);

@@ -14,6 +14,7 @@
 import { SEL } from "../selectors.js";
 import * as runs from "../page/block-runs.js";
 import { readFile, ReadCancelled } from "./recording-read.js";
+import { showFirst, showWhole } from "../page/block-stream.js";
 
 const loading = new WeakMap(); // block → {controller, progress, replaying} while a file loads
 const wired = new WeakSet();   // blocks whose cancel button is listened to
@@ -64,6 +65,12 @@ function progressOf(block, file) {
       text.textContent = calls === null ? m.format("recording_checking_file", { name: file.name })
         : m.plural("recording_checking", "calls", { name: file.name, calls });
     },
+    streaming(made, calls) {
+      Object.assign(node.dataset, { phase: "streaming", made: String(made) });
+      bar.max = Math.max(calls ?? made, 1);
+      bar.value = made;
+      text.textContent = m.format("recording_streaming", { name: file.name, made, calls: calls ?? "?" });
+    },
     done() {
       const focused = node.contains(document.activeElement);
       node.hidden = true;
@@ -85,7 +92,7 @@ export function cancel(block) {
 /** The reader is about to choose a file (the input focused or pressed): boot the guest
  * runtime that replays it (boot/runtime-client.js prepareGuest) while the file dialog is open. */
 export function prepare(block) {
-  block.client.prepareGuest();
+  runs.prepareGuest(block);
 }
 
 /** Load `file` into `block`: its runs answer from it, and the block debugs its run. */
@@ -100,8 +107,24 @@ export async function loadFile(block, file) {
   cancelled.catch(() => {});
   loading.set(block, current);
   const tolerant = block.tolerant;
+  const before = { scenario: block.scenario, recording: block.recording };
   let recording = null;
   let scenario = null;
+  let first = null; // a long run's first steps, shown while the rest is replayed
+  let whole = null;
+  const adopt = () => {
+    showError(block, null);
+    if (scenario !== block.scenario) block.setScenario(scenario);
+    block.whatif?.dropFork();
+    block.recording = recording;
+  };
+  const onPartial = (trace) => {
+    if (loading.get(block) !== current || signal.aborted || block.state === "running") return;
+    adopt();
+    if (!showFirst(block, trace)) return;
+    first = trace;
+    progress.streaming(trace.replay?.made ?? 0, trace.replay?.calls ?? null);
+  };
   try {
     progress.reading(0);
     const read = await readFile(file, { signal, onBytes: (bytes) => progress.reading(bytes) });
@@ -111,10 +134,14 @@ export async function loadFile(block, file) {
     progress.checking(read.calls);
     block.tolerant = false; // a new file is replayed strictly first
     current.replaying = true;
-    const checked = runs.traceOf(block, scenario, null, recording); // checked and recorded, then cached
+    const checked = runs.traceOf(block, scenario, null, recording, onPartial); // checked and recorded, then cached
     checked.catch(() => {}); // a cancelled one ends unheard
-    await Promise.race([checked, cancelled]);
+    whole = await Promise.race([checked, cancelled]);
   } catch (error) {
+    if (first && block.trace === first) { // the first steps shown: the whole run will not come
+      block.setScenario(before.scenario); // drops them; the block answers as it did before
+      block.recording = before.recording;
+    }
     block.tolerant = tolerant;
     if (error instanceof ReadCancelled || error.kind === "cancelled") {
       showError(block, block.messages.format("recording_cancelled", { name: file.name }), "cancelled");
@@ -124,10 +151,12 @@ export async function loadFile(block, file) {
     return false;
   }
   loading.delete(block); // checked: nothing left to cancel
-  showError(block, null);
-  if (scenario !== block.scenario) block.setScenario(scenario);
-  block.whatif?.dropFork();
-  block.recording = recording;
+  if (first) {
+    const shown = showWhole(block, first, whole);
+    progress.done();
+    return shown;
+  }
+  adopt();
   const started = await block.start("debug"); // the run, from the cache
   progress.done();
   return started;

@@ -35,7 +35,8 @@ export function showRecorded(block, trace) {
     else delete info.dataset.inFlight;
     const parts = [m.format("recording_info", replay)];
     if (replay.imported_from) parts.push(m.format("recording_imported", { tool: replay.imported_from }));
-    if (replay.note) parts.push(" ", m.format("recording_note", { note: replay.note }));
+    // a long run's first steps (page/block-stream.js): what they left unmade is still coming
+    if (replay.note && !trace.partial) parts.push(" ", m.format("recording_note", { note: replay.note }));
     if (replay.tolerant) {
       const n = differing(trace);
       info.dataset.differs = String(n);

@@ -11,6 +11,7 @@
 import { SEL } from "../selectors.js";
 import { el } from "../page/dom.js";
 import { linkCode } from "../page/url-state.js";
+import { prepareGuest } from "../page/block-runs.js";
 
 /** The offer of the code that `saved` (a parsed fragment: url-state.js) brings to
  * `whatif`'s block: a LinkCode of the parts that can be read, or null when none can
@@ -57,7 +58,7 @@ export class LinkCode {
     actions.append(run, dismiss);
     panel.append(actions);
     block.root.querySelector(SEL.status).after(panel);
-    block.client.prepareGuest(); // where the code would run, booted while the reader reads it
+    prepareGuest(block); // where the code would run, booted while the reader reads it
     this.panel = panel;
     this.whatif.link = this;
     block.linkCode = this.link;
