@@ -37,6 +37,39 @@ async def main():
     worker.join()
     return log
 '''
+LOCKED = '''import asyncio
+import threading
+import time
+
+lock = threading.Lock()
+
+
+def holder():
+    with lock:
+        time.sleep(1)
+        done = True
+    return done
+
+
+async def take():
+    with lock:
+        got = "taken"
+    return got
+
+
+async def main():
+    task = asyncio.create_task(take())
+    return await task
+
+
+def both():
+    other = threading.Thread(target=holder, name="holder")
+    other.start()
+    time.sleep(0.1)
+    result = asyncio.run(main())
+    other.join()
+    return result
+'''
 MIXED_TOML = '''
 title = {zh = "线程与任务", en = "Threads and tasks"}
 summary = {zh = "线程里的事件循环。", en = "A thread's own event loop."}
@@ -54,6 +87,11 @@ symbols = ["main", "job", "in_thread"]
 source = "amixed/mixed.py"
 entry = "print(asyncio.run(main()))\\n"
 '''
+# a task whose thread waits on a threading.Lock that another thread holds
+LOCKED_TOML = MIXED_TOML.replace("amixed/mixed.py", "alocked/locked.py").replace(
+    "amixed/", "alocked/").replace('symbols = ["main", "job", "in_thread"]',
+                                   'symbols = ["holder", "take", "main", "both"]').replace(
+    'entry = "print(asyncio.run(main()))\\n"', 'entry = "print(both())\\n"')
 
 
 @pytest.fixture(scope="module")
@@ -62,6 +100,10 @@ def root(tmp_path_factory):
     (root / "amixed").mkdir()
     (root / "amixed" / "lesson.toml").write_text(MIXED_TOML, encoding="utf-8")
     (root / "amixed" / "mixed.py").write_text(MIXED, encoding="utf-8")
+    (root / "alocked").mkdir()
+    (root / "alocked" / "lesson.toml").write_text(LOCKED_TOML, encoding="utf-8")
+    (root / "alocked" / "locked.py").write_text(LOCKED, encoding="utf-8")
+    (root / "alocked" / "setup.py").write_text("", encoding="utf-8")
     (root / "amixed" / "setup.py").write_text("", encoding="utf-8")
     return root
 
@@ -129,3 +171,28 @@ def test_a_threads_own_loop_runs_its_tasks_while_the_thread_waits_on_it(root):
         assert now[step["thread"]][0] == "running", i
         if step["thread"] == 5:   # the worker's task: the worker waits on its loop
             assert now[1] == ("blocked", "event loop", None), i
+
+
+def test_a_task_that_makes_its_thread_wait_waits_as_its_thread_does(root):
+    """A task's code that blocks its thread: while the thread waits, the thread stays
+    blocked on its event loop and the task shows the wait — ``time.sleep`` in MIXED's
+    main (sleeping until its time), a ``threading.Lock`` another thread holds in LOCKED's
+    take (blocked on ``Lock.acquire``, runnable once released, running again)."""
+    trace = record("amixed", "main", "normal", roots=[str(root)])
+    steps = trace["steps"]
+    slept = next(i for i, s in enumerate(steps) if s["fn"] == "main" and s["line"] == 20)
+    meanwhile = next(i for i in range(slept + 1, len(steps)) if steps[i]["thread"] != 2)
+    assert states_at(trace, meanwhile)[0] == ("blocked", "event loop", None)
+    assert states_at(trace, meanwhile)[2] == ("sleeping", "sleep", 1.5)   # Task-1 (main)
+
+    trace = record("alocked", "main", "normal", roots=[str(root)])
+    assert trace["status"] == "finished" and trace["stdout"] == "taken\n"
+    steps, names = trace["steps"], [t["name"] for t in trace["threads"]]
+    take, holder = names.index("Task-2"), names.index("holder")
+    waiting = next(i for i, s in enumerate(steps) if s["fn"] == "take" and s["line"] == 16)
+    held = [i for i in range(waiting + 1, len(steps)) if steps[i]["thread"] == holder]
+    assert held and all(states_at(trace, i)[0] == ("blocked", "event loop", None) for i in held)
+    assert states_at(trace, held[0])[take] == ("blocked", "Lock.acquire", None)
+    assert states_at(trace, held[-1])[take] == ("runnable", None, None)   # the lock released
+    back = next(i for i in range(held[-1], len(steps)) if steps[i]["thread"] == take)
+    assert states_at(trace, back)[take] == ("running", None, None)

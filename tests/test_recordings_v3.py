@@ -173,6 +173,21 @@ def test_an_unchanged_history_is_compared_by_what_is_new(monkeypatch):
     assert max(lengths[1:]) < whole / 10
 
 
+def test_the_replay_keeps_the_snaps_of_a_call_only_until_the_next_continues_it(monkeypatch):
+    """Memory linear in the run: a call's snapshot is let go once the call continuing it
+    has been answered, its lists taken over rather than copied."""
+    held = []
+    real = replay_module.Replay._remember
+
+    def remember(self, number, messages):
+        real(self, number, messages)
+        held.append(sorted(self._snaps))
+    monkeypatch.setattr(replay_module.Replay, "_remember", remember)
+    replay = _replayed(recorded(40), 40)
+    assert replay.made == 40 and replay.stopped is None
+    assert held[:3] == [[1], [2], [3]] and held[-1] == []   # the last call: none continues it
+
+
 def _edit_at(number, change):
     return lambda at, messages: change(messages) if at == number else None
 

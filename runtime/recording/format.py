@@ -38,7 +38,8 @@ _RESPONSE_KEY = {"anthropic": "content", "openai": "choices"}
 # would overflow the stack). A provider's request or response nests about ten.
 MAX_DEPTH = 64
 _STRING = r'"[^"\\]*(?:\\.[^"\\]*)*"'
-_NESTING = re.compile(_STRING + r'|[\[\]{}]')
+_ESCAPED = re.compile(r'\\.', re.S)   # a character escaped in a string
+_NOT_BRACKETS = re.compile(r'[^\[\]{}]+')
 _TOKEN = re.compile(_STRING + r'|[\[\]{}:,]')
 _SHOWN_KEY = 40   # characters of a key a JSON path shows
 
@@ -65,13 +66,19 @@ def problem(value):
     return None
 
 
+class Checked(dict):
+    """A recording ``check`` found good and made whole: checked again, it is itself."""
+
+
 def check(value, where="recording"):
     """``value`` when it is a recording, made whole (a version 3 file's, in place: see
-    compact.py), else RecordingError naming ``where``."""
+    compact.py) as a ``Checked`` dict, else RecordingError naming ``where``."""
+    if isinstance(value, Checked):
+        return value
     found = problem(value) or (compact.expand(value) if value["version"] >= 3 else None)
     if found:
         raise RecordingError(f"{where}: {found[0]}: {found[1]}")
-    return value
+    return Checked(value)
 
 
 def check_made_for(recording, lesson, block, where="recording"):
@@ -114,15 +121,18 @@ def too_deep(text, limit=MAX_DEPTH):
 
 
 def _deeper(text, limit):
-    """Whether ``text`` nests deeper than ``limit`` (the quick pass: brackets and strings)."""
+    """Whether ``text`` nests deeper than ``limit`` (the quick pass: the brackets outside
+    its strings, found by the interpreter's own string methods: escaped characters
+    dropped, then every other piece between quotes)."""
+    if "\\" in text:
+        text = _ESCAPED.sub("", text)
     depth = 0
-    for match in _NESTING.finditer(text):
-        head = match.group()[0]
-        if head in "[{":
+    for bracket in _NOT_BRACKETS.sub("", "".join(text.split('"')[::2])):
+        if bracket in "[{":
             depth += 1
             if depth > limit:
                 return True
-        elif head in "]}":
+        else:
             depth -= 1
     return False
 

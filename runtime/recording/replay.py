@@ -107,7 +107,9 @@ class Replay:
         self._sent = []           # the run's conversations: [messages, calls made,
                                   #   the recorded conversation answering it]
         self._links = None        # per recorded call: (call it continues, messages kept)
-        self._snaps = {}          # call number → the Snapshot of the messages it sent (sent.py)
+        self._snaps = {}          # call number → the Snapshot of the messages it sent (sent.py),
+                                  #   while a call to come continues it
+        self._users = None        # per call number: the recorded calls continuing it
         self._kept = 0            # the messages of this call _known found unchanged
         # calls that overlapped (threads): answered by conversation, in turn (interleave.py)
         self.order = Interleaving(self) if concurrent(self.calls) else None
@@ -191,6 +193,10 @@ class Replay:
     def _link(self, number):
         if self._links is None:
             self._links = links([call["request"] for call in self.calls])
+            self._users = [0] * (len(self.calls) + 1)   # per call: the calls continuing it
+            for link in self._links:
+                if link:
+                    self._users[link[0]] += 1
         return self._links[number - 1]
 
     def _known(self, number, request, recorded):
@@ -219,10 +225,16 @@ class Replay:
         link = self._link(number)
         base = self._snaps.get(link[0]) if link else None
         keep = min(link[1], len(base)) if base is not None else 0
-        if keep and (self._kept == keep or base.unchanged(messages, keep)):
-            self._snaps[number] = base.extended(keep, messages[keep:])
-        else:
-            self._snaps[number] = EMPTY.extended(0, messages)
+        if self._users[number]:   # a later call continues it: its snaps are kept till then
+            if keep and (self._kept == keep or base.unchanged(messages, keep)):
+                self._snaps[number] = base.extended(keep, messages[keep:],
+                                                    last=self._users[link[0]] == 1)
+            else:
+                self._snaps[number] = EMPTY.extended(0, messages)
+        if link:   # the snaps of a call no call left continues are let go: memory stays linear
+            self._users[link[0]] -= 1
+            if not self._users[link[0]]:
+                self._snaps.pop(link[0], None)
 
     def stop(self, failure):
         self.stopped = failure

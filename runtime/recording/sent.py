@@ -92,12 +92,19 @@ class Snapshot:
     def __len__(self):
         return len(self.snaps)
 
-    def extended(self, keep, messages):
-        """A snapshot of this one's first ``keep`` messages, then of ``messages``."""
+    def extended(self, keep, messages, last=False):
+        """A snapshot of this one's first ``keep`` messages, then of ``messages``. ``last``:
+        this one is not used again; the new one takes its lists over (no copy)."""
         out = Snapshot()
         count = self.ends[keep - 1] if keep else 0
-        out.snaps, out.ends = self.snaps[:keep], self.ends[:keep]
-        out.models, out.fields = self.models[:count], self.fields[:count]
+        if last and self is not EMPTY:
+            out.snaps, out.ends, out.models, out.fields = \
+                self.snaps, self.ends, self.models, self.fields
+            del out.snaps[keep:], out.ends[keep:], out.models[count:], out.fields[count:]
+            self.snaps, self.ends, self.models, self.fields = [], [], [], []
+        else:
+            out.snaps, out.ends = self.snaps[:keep], self.ends[:keep]
+            out.models, out.fields = self.models[:count], self.fields[:count]
         for message in messages:
             found = []
             out.snaps.append(snap(message, found))

@@ -173,13 +173,18 @@ class Scheduler:
         return self.by_ident.get(_thread.get_ident())
 
     def _mark(self, record):
-        """``record``'s state from the next step the trace records on (``note``)."""
-        if record.state == "running" and record.runner != record.index:   # in a task's turn
+        """``record``'s state from the next step the trace records on (``note``). In a
+        task's turn the thread is blocked on its event loop, and the task is as the thread
+        is: running, or waiting where the task's code made the thread wait (a lock, a
+        ``time.sleep``), then runnable until the thread runs again."""
+        waits = record.state in ("blocked", "sleeping")
+        state = (record.state, record.on if waits else None,
+                 record.until / 1e6 if waits and record.until is not None else None)
+        if record.runner != record.index:   # in a task's turn
+            self.note(record.runner, *state)
             self.note(record.index, "blocked", aio_tasks.EVENT_LOOP)
             return
-        waits = record.state in ("blocked", "sleeping")
-        self.note(record.index, record.state, record.on if waits else None,
-                  record.until / 1e6 if waits and record.until is not None else None)
+        self.note(record.index, *state)
 
     def note(self, index, state, on=None, until=None):
         """Thread (or task, aio_tasks.py) ``index`` is in ``state`` from the next step the
