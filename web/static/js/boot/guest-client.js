@@ -25,15 +25,20 @@ export class GuestClient extends RuntimeClient {
     return new GuestWorker(this.frameURL, this.workerURL, this.allowed);
   }
 
-  /** Once per worker, while the reader is still choosing what to run: the first WARM_STEPS
+  /** Once per worker, while the reader is still choosing a file: the first WARM_STEPS
    * steps of a run of the site's own (`lesson`, `block`, `scenario`: a preset) recorded and
    * dropped. A freshly booted Python runs its first steps at a fraction of its speed (the
    * browser compiles the hot WebAssembly again, optimised, as it runs: docs/performance.md);
-   * the reader's run then starts at full speed. A run asked for meanwhile waits its turn. */
+   * the reader's run then starts at full speed. Asked a task after the boot, and not at all
+   * when a run was asked for by then (it would wait for the warm-up); a run asked for
+   * later waits its turn. */
   warm({ lesson, block, scenario }) {
-    if (!this.worker || this.warmed === this.worker) return;
-    this.warmed = this.worker;
-    this.ask({ type: "warm", lesson, block, scenario, maxSteps: WARM_STEPS }).catch(() => {});
+    const worker = this.worker;
+    setTimeout(() => {
+      if (!worker || this.worker !== worker || this.warmed === worker || this.pending.size) return;
+      this.warmed = worker;
+      this.ask({ type: "warm", lesson, block, scenario, maxSteps: WARM_STEPS }).catch(() => {});
+    }, 0);
   }
 }
 

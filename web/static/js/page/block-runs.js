@@ -76,11 +76,12 @@ async function record(block, scenario, fork, schedule, recording, onPartial, key
 }
 
 /** Boot the guest runtime for a guest run `block` is about to make
- * (boot/runtime-client.js prepareGuest), warmed on the block's preset. */
-export function prepareGuest(block) {
+ * (boot/runtime-client.js prepareGuest); `warm`: warmed on the block's preset too, for a
+ * run that may be long (a recording file's, chosen while its dialog is open). */
+export function prepareGuest(block, { warm = false } = {}) {
   const custom = block.scenario === block.config.customScenario;
-  block.client.prepareGuest({ lesson: block.lesson, block: block.name,
-    scenario: custom ? block.config.presets[0].name : block.scenario });
+  block.client.prepareGuest(warm ? { lesson: block.lesson, block: block.name,
+    scenario: custom ? block.config.presets[0].name : block.scenario } : null);
 }
 
 /** Get ready for `block`'s Debug while the page is idle: its shown preset's shipped

@@ -92,7 +92,7 @@ export function cancel(block) {
 /** The reader is about to choose a file (the input focused or pressed): boot the guest
  * runtime that replays it (boot/runtime-client.js prepareGuest) while the file dialog is open. */
 export function prepare(block) {
-  runs.prepareGuest(block);
+  runs.prepareGuest(block, { warm: true });
 }
 
 /** Load `file` into `block`: its runs answer from it, and the block debugs its run. */

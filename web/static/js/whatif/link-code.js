@@ -11,7 +11,6 @@
 import { SEL } from "../selectors.js";
 import { el } from "../page/dom.js";
 import { linkCode } from "../page/url-state.js";
-import { prepareGuest } from "../page/block-runs.js";
 
 /** The offer of the code that `saved` (a parsed fragment: url-state.js) brings to
  * `whatif`'s block: a LinkCode of the parts that can be read, or null when none can
@@ -58,7 +57,7 @@ export class LinkCode {
     actions.append(run, dismiss);
     panel.append(actions);
     block.root.querySelector(SEL.status).after(panel);
-    prepareGuest(block); // where the code would run, booted while the reader reads it
+    block.client.prepareGuest(); // where the code would run, booted while the reader reads it
     this.panel = panel;
     this.whatif.link = this;
     block.linkCode = this.link;

@@ -32,7 +32,7 @@ export class WhatIf {
 
   forkEditor(guest = true) {
     // a fork runs as a guest (boot/guest-client.js); a schedule's does not (data, not code)
-    if (guest) runs.prepareGuest(this.block);
+    if (guest) this.block.client.prepareGuest();
     this.forkLoading ??= import("./fork-editor.js").then(({ ForkEditor }) => (this.fork = new ForkEditor(this)));
     return this.forkLoading;
   }
@@ -115,7 +115,7 @@ export class WhatIf {
   }
 
   ensureEditor() {
-    runs.prepareGuest(this.block); // a custom setup runs as a guest (boot/guest-client.js)
+    this.block.client.prepareGuest(); // a custom setup runs as a guest (boot/guest-client.js)
     this.editorLoading ??= import("./setup-editor.js").then(({ createEditor }) => {
       const scenario = this.block.scenario;
       return createEditor(this.root.querySelector(SEL.setupHost), {
