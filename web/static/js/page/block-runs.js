@@ -26,8 +26,10 @@ const underWay = new Map(); // key → the trace being recorded: asked for again
 /** The trace of `scenario` for `block` (the custom one: of its current setup text),
  * recorded unless the page's cache still has it. `fork`: {call, text} (whatif/fork-editor.js),
  * that call answering the JSON `text`; the cache keys the fork by its text; or {schedule},
- * the run following that schedule's text (docs/design.md, "Threads"). `recording`:
+ * the run following that schedule's text (docs/design.md, "Threads"). `answers`:
  * {name, text, key} the recording file answering the model calls (the block's, if any).
+ * A run already being recorded under the same key is not recorded again: its trace is
+ * the answer.
  * `onPartial`: hears the trace of a long run's first steps while the rest is recorded
  * (the page config's runtime.firstSteps; recording/recording-file.js). */
 export function traceOf(block, scenario, fork = null, answers = block.recording, onPartial = null) {

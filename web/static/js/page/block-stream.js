@@ -22,7 +22,7 @@ export function showFirst(block, first) {
 }
 
 /** Whether `block` shows a run's first steps only. */
-export function streaming(block) {
+function streaming(block) {
   return Boolean(block.trace?.partial);
 }
 
