@@ -228,13 +228,18 @@ async function record(message) {
         return;
       }
     }
+    let firstPosted = false;
     const args = [message.lesson, message.block, message.scenario, pyRoots,
       message.maxSteps ?? 0, message.setup ?? undefined, // JS null would not be None
       message.questions ? JSON.stringify(message.questions) : undefined,
       message.fork ? JSON.stringify(message.fork) : undefined,
       recording ? recording.text : undefined, Boolean(message.tolerant),
       message.schedule ?? undefined,    // null/absent: the preset's schedule
-      message.firstSteps ?? 0, (json) => post({ type: "partial", id: message.id, json })];
+      message.firstSteps ?? 0, (json) => {
+        // once: a run recorded again to suspend its threads has the same first steps
+        if (!firstPosted) post({ type: "partial", id: message.id, json });
+        firstPosted = true;
+      }];
     let json = entry.record(...args);
     if (entry.threads_wanted()) json = await suspending(args, json);
     if (json === SCHEDULE_UNSUPPORTED) {
