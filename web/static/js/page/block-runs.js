@@ -77,15 +77,6 @@ async function record(block, scenario, fork, schedule, recording, onPartial, key
   return (await cache).set(key, trace);
 }
 
-/** Boot the guest runtime for a guest run `block` is about to make
- * (boot/runtime-client.js prepareGuest); `warm`: warmed on the block's preset too, for a
- * run that may be long (a recording file's, chosen while its dialog is open). */
-export function prepareGuest(block, { warm = false } = {}) {
-  const custom = block.scenario === block.config.customScenario;
-  block.client.prepareGuest(warm ? { lesson: block.lesson, block: block.name,
-    scenario: custom ? block.config.presets[0].name : block.scenario } : null);
-}
-
 /** Get ready for `block`'s Debug while the page is idle: its shown preset's shipped
  * trace and the modules that keep and replay a trace, fetched at a low priority. */
 export function prefetch(block) {

@@ -90,9 +90,12 @@ export function cancel(block) {
 }
 
 /** The reader is about to choose a file (the input focused or pressed): boot the guest
- * runtime that replays it (boot/runtime-client.js prepareGuest) while the file dialog is open. */
+ * runtime that replays it (boot/runtime-client.js prepareGuest) while the file dialog is
+ * open, warmed on the block's preset (a file's run may be long: GuestClient.warm). */
 export function prepare(block) {
-  runs.prepareGuest(block, { warm: true });
+  const custom = block.scenario === block.config.customScenario;
+  block.client.prepareGuest({ lesson: block.lesson, block: block.name,
+    scenario: custom ? block.config.presets[0].name : block.scenario });
 }
 
 /** Load `file` into `block`: its runs answer from it, and the block debugs its run. */
