@@ -60,10 +60,11 @@ def _api(out: Path, lessons: dict) -> None:
 
 
 def _files(out: Path, lessons: dict) -> None:
-    # the bundle's manifest is the server's (web/module_graph.py): the pages name the bundle
+    # the bundle's manifest is the server's (web/module_graph.py): the pages name the bundle;
+    # a hidden name is a work folder's (a build's), never the site's
     shutil.copytree(assets.STATIC_DIR, out / "static", dirs_exist_ok=True,
-                    ignore=lambda folder, names: [module_graph.MANIFEST]
-                    if Path(folder) == module_graph.BUNDLE_DIR else [])
+                    ignore=lambda folder, names: [name for name in names if name.startswith(".")]
+                    + ([module_graph.MANIFEST] if Path(folder) == module_graph.BUNDLE_DIR else []))
     shutil.copytree(assets.VENDOR_DIR, out / "vendor", dirs_exist_ok=True)
     for rel in bundles.runtime_modules():
         shutil.copy2(bundles.RUNTIME_DIR / rel, _parent(out / "py" / "runtime" / rel))
