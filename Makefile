@@ -48,7 +48,16 @@ check: $(VENV)/.installed-test build
 # deploy/nginx/loopstep.conf.
 # The two hosting runs go side by side (their sites on ports of their own); the export's
 # report is printed after the nginx one.
-test: $(VENV)/.installed-test build
+# Chromium and nginx (root apt on Debian, scripts/ensure_*.sh) are installed while the
+# environment is made and the build runs (those two side by side); what installing them
+# printed is shown when it fails.
+test:
+	@mkdir -p build
+	@{ scripts/ensure_chromium.sh && scripts/ensure_nginx.sh; } > build/browsers.log 2>&1 & \
+	browsers=$$!; $(MAKE) --no-print-directory -j2 $(VENV)/.installed-test build; made=$$?; \
+	wait $$browsers || { cat build/browsers.log >&2; \
+		echo "make test: Chromium or nginx could not be installed (above)" >&2; exit 1; }; \
+	exit $$made
 	$(BIN)/ruff check .
 	$(TEST_ENV) $(BIN)/python -m pytest $(PARALLEL)
 	@mkdir -p build

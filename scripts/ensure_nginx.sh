@@ -5,6 +5,7 @@
 # `apt-get install -y nginx libnginx-mod-http-brotli-static`; otherwise fail with what to do.
 # The tests run their own nginx process on a free loopback port; no service is started here.
 set -euo pipefail
+apt="$(dirname "$0")/apt_get.sh"   # apt-get, one at a time
 if [ -n "${LOOPSTEP_NGINX:-}" ]; then
   [ -x "$LOOPSTEP_NGINX" ] || { echo "LOOPSTEP_NGINX=$LOOPSTEP_NGINX is not an executable" >&2; exit 1; }
   echo "$LOOPSTEP_NGINX"
@@ -16,12 +17,12 @@ nginx_path=$(find_nginx)
 if [ -z "$nginx_path" ] || [ ! -e "$brotli_module" ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     want="nginx"
-    apt-get update -qq >&2
+    "$apt" update -qq >&2
     if apt-cache show libnginx-mod-http-brotli-static >/dev/null 2>&1; then
       want="$want libnginx-mod-http-brotli-static"
     fi
     echo "installing: $want" >&2
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $want >&2
+    DEBIAN_FRONTEND=noninteractive "$apt" install -y -qq $want >&2
     nginx_path=$(find_nginx)
   elif [ -z "$nginx_path" ]; then
     echo "The nginx tests need nginx. Install it (Debian: apt-get install -y nginx" >&2

@@ -10,6 +10,7 @@
 #      from `apt-get install -y npm` (Debian 12's npm, on its Node 18, is enough to fetch it);
 # otherwise fails with what to do.
 set -euo pipefail
+apt="$(dirname "$0")/apt_get.sh"   # apt-get, one at a time
 MAJOR=20
 cache=${LOOPSTEP_NODE_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/loopstep/node}
 
@@ -36,9 +37,9 @@ fi
 
 updated=""
 apt_install() {
-  [ -n "$updated" ] || { apt-get update -qq >&2; updated=1; }
+  [ -n "$updated" ] || { "$apt" update -qq >&2; updated=1; }
   echo "installing: $*" >&2
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >&2
+  DEBIAN_FRONTEND=noninteractive "$apt" install -y -qq "$@" >&2
 }
 if as_root_on_debian && [ -z "$on_path" ]; then
   apt_install nodejs || true
