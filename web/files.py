@@ -48,7 +48,15 @@ class Files(ServeStaticASGI):
             self.add_file_to_dictionary(f"/{bundles.FOLDER}/{name}", str(path))
 
     async def __call__(self, scope, receive, send):
-        """ServeStaticASGI's lookup, with file bodies sent in BLOCK-sized reads."""
+        """ServeStaticASGI's lookup, with file bodies sent in BLOCK-sized reads; the bundles'
+        folder removed as the server shuts down (a server stopped by a signal exits by it,
+        without the interpreter's exit handlers that would remove it)."""
+        if scope["type"] == "lifespan":
+            async def sending(message):
+                if message["type"] == "lifespan.shutdown.complete":
+                    self.bundles.cleanup()
+                await send(message)
+            return await self.application(scope, receive, sending)
         found = self.files.get(decode_path_info(scope["path"])) if scope["type"] == "http" else None
         if found is None:
             return await self.application(scope, receive, send)
