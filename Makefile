@@ -60,7 +60,6 @@ test:
 	exit $$made
 	$(BIN)/ruff check .
 	$(TEST_ENV) $(BIN)/python -m pytest $(PARALLEL)
-	@mkdir -p build
 	$(TEST_ENV) $(BIN)/python -m pytest -m hosting tests/browser --site=export \
 		> build/hosting-export.log 2>&1 & export_run=$$!; \
 	$(TEST_ENV) $(BIN)/python -m pytest -m hosting tests/browser --site=nginx; nginx=$$?; \

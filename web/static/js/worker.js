@@ -228,20 +228,16 @@ async function record(message) {
         return;
       }
     }
-    let firstPosted = false;
-    const args = [message.lesson, message.block, message.scenario, pyRoots,
+    const args = (firstSteps) => [message.lesson, message.block, message.scenario, pyRoots,
       message.maxSteps ?? 0, message.setup ?? undefined, // JS null would not be None
       message.questions ? JSON.stringify(message.questions) : undefined,
       message.fork ? JSON.stringify(message.fork) : undefined,
       recording ? recording.text : undefined, Boolean(message.tolerant),
       message.schedule ?? undefined,    // null/absent: the preset's schedule
-      message.firstSteps ?? 0, (json) => {
-        // once: a run recorded again to suspend its threads has the same first steps
-        if (!firstPosted) post({ type: "partial", id: message.id, json });
-        firstPosted = true;
-      }];
-    let json = entry.record(...args);
-    if (entry.threads_wanted()) json = await suspending(args, json);
+      firstSteps, (json) => post({ type: "partial", id: message.id, json })];
+    let json = entry.record(...args(message.firstSteps ?? 0));
+    // again without first steps: the first run posted them, and they are the same
+    if (entry.threads_wanted()) json = await suspending(args(0), json);
     if (json === SCHEDULE_UNSUPPORTED) {
       post({ type: "failed", id: message.id, kind: SCHEDULE_UNSUPPORTED,
         message: "this browser cannot suspend Python stacks (WebAssembly JSPI) for the run's threads" });
