@@ -5,22 +5,32 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run check test bench build vendor clean
+.PHONY: run check test bench build vendor clean compile-own
 
 $(BIN)/python:
 	scripts/make_venv.sh $(PYTHON) $(VENV)
 
-# --no-compile: a module's bytecode is written when it is first imported, not for every
-# module of every package installed.
+# The packages' bytecode is compiled once, on both cores, after pip has installed them
+# (pip compiles on one): where PYTHONDONTWRITEBYTECODE is set no import ever writes it, and
+# every process (a server, a CLI run, a test worker) would compile what it imports again.
+COMPILE = $(BIN)/python -m compileall -q -j 0
 $(VENV)/.installed: $(BIN)/python pyproject.toml
 	$(BIN)/pip install -q --no-compile -e .
+	$(COMPILE) $(VENV)/lib > /dev/null
 	touch $@
 
 # One install with the test tools (not the plain one, then another): it installs what
 # `.installed` does too.
 $(VENV)/.installed-test: $(BIN)/python pyproject.toml
 	$(BIN)/pip install -q --no-compile -e '.[test]'
+	$(COMPILE) $(VENV)/lib > /dev/null
 	touch $(VENV)/.installed $@
+
+# loopstep's own modules, compiled beside them (as an import writes them), lessons aside:
+# their folders hold only what a lesson lists.
+PACKAGES = runtime web server.py __init__.py __main__.py
+compile-own:
+	$(COMPILE) -x '/(lessons|vendor|static|templates)/' $(PACKAGES) > /dev/null
 
 # The outputs the repository does not hold (the fast boot set, the precompiled recorder),
 # built with Node 20+ (scripts/ensure_node.sh) and cached until their inputs change.
@@ -38,7 +48,7 @@ TEST_ENV = PATH="$$(dirname "$$(scripts/ensure_node.sh)"):$$PATH" \
 PARALLEL = -n 2 --dist loadfile --no-loadscope-reorder
 
 # While working: lint, the unit tests but the slow ones, and the browser smoke tests.
-check: $(VENV)/.installed-test build
+check: $(VENV)/.installed-test build compile-own
 	$(BIN)/ruff check .
 	$(TEST_ENV) $(BIN)/python -m pytest $(PARALLEL) -q -m "not slow" --ignore=tests/browser
 	$(TEST_ENV) $(BIN)/python -m pytest $(PARALLEL) -q -m smoke tests/browser
@@ -59,6 +69,7 @@ test:
 		echo "make test: Chromium or nginx could not be installed (above)" >&2; exit 1; }; \
 	exit $$made
 	$(BIN)/ruff check .
+	$(MAKE) --no-print-directory compile-own
 	$(TEST_ENV) $(BIN)/python -m pytest $(PARALLEL)
 	$(TEST_ENV) $(BIN)/python -m pytest -m hosting tests/browser --site=export \
 		> build/hosting-export.log 2>&1 & export_run=$$!; \

@@ -83,7 +83,10 @@ def vocabulary(block):
             tuple(sorted(consts))[:24] + ("0", "1", "None", "()"), block_of.line_count)
 
 
+@lru_cache(maxsize=None)
 def expressions(names, attrs, consts):
+    """Expressions of a block's vocabulary (tuples); one strategy object per vocabulary,
+    so that hypothesis validates it once, not at every draw (it draws the same)."""
     leaf = st.sampled_from(names) | st.sampled_from(consts)
 
     def extend(inner):

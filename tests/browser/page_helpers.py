@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import base64
+import math
 import re
 import zlib
 
@@ -128,14 +129,17 @@ def compare_with(b, name: str):
 
 
 def slide_to(timeline, step: int) -> int:
-    """Move the timeline to `step` with the keyboard: Home, then ArrowRight until there.
-    The cursor settles on the next step it can rest on, so it may pass `step` (or rest
-    beyond 0 after Home); returns where it rests."""
+    """Move the timeline to `step` with the keyboard, as a reader does: Home, PageUp (a
+    tenth of the slider, the browser's big step) while that stays short of `step`, then
+    ArrowRight until there. The cursor settles on the next step it can rest on, so it may
+    pass `step` (or rest beyond 0 after Home); returns where it rests, the step Home and
+    ArrowRight alone would reach (a big step lands at or before it)."""
     timeline.focus()
     timeline.press("Home")
     at = int(timeline.input_value())
+    big = math.ceil((int(timeline.get_attribute("max")) - int(timeline.get_attribute("min") or 0)) / 10)
     while at < step:
-        timeline.press("ArrowRight")
+        timeline.press("PageUp" if at + big <= step else "ArrowRight")
         after = int(timeline.input_value())
         assert after > at, f"the timeline did not move on from {at}"
         at = after
