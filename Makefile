@@ -78,7 +78,7 @@ test:
 	test $$nginx -eq 0 && test $$exported -eq 0
 
 bench: $(VENV)/.installed-test build
-	PATH="$$(dirname "$$(scripts/ensure_node.sh)"):$$PATH" LOOPSTEP_CHROMIUM=$$(scripts/ensure_chromium.sh) LOOPSTEP_WRK=$$(scripts/ensure_wrk.sh) \
+	PATH="$$(dirname "$$(scripts/ensure_node.sh)"):$$PATH" LOOPSTEP_CHROMIUM=$$(scripts/ensure_chromium.sh browser) LOOPSTEP_WRK=$$(scripts/ensure_wrk.sh) \
 		$(BIN)/python bench/run.py
 
 vendor:

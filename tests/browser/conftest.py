@@ -29,11 +29,16 @@ CHROMIUM_ARGS = [
 
 
 def chromium_path() -> str:
-    path = os.environ.get("LOOPSTEP_CHROMIUM") or "/usr/bin/chromium"
+    """$LOOPSTEP_CHROMIUM, else Chromium's headless shell, else Chromium (as
+    scripts/ensure_chromium.sh finds them)."""
+    path = os.environ.get("LOOPSTEP_CHROMIUM") or next(
+        (p for p in ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium") if Path(p).is_file()),
+        "/usr/bin/chromium-headless-shell")
     if not (Path(path).is_file() and os.access(path, os.X_OK)):
         pytest.fail(
-            f"No Chromium at {path}. Run `make test` (it installs Debian's chromium as root) "
-            "or set LOOPSTEP_CHROMIUM to a Chromium/Chrome executable.", pytrace=False)
+            f"No Chromium at {path}. Run `make test` (it installs Debian's "
+            "chromium-headless-shell as root) or set LOOPSTEP_CHROMIUM to a Chromium/Chrome "
+            "executable.", pytrace=False)
     return path
 
 
