@@ -168,9 +168,13 @@ def build(force: bool = False, log=print) -> bool:
     with tempfile.TemporaryDirectory(prefix="loopstep-build-") as tmp:
         config_path = Path(tmp) / "config.json"
         config_path.write_text(json.dumps(config()), "utf-8")
-        for script in ("build_runtime_pyc.mjs", "build_boot.mjs", "build_shipped_traces.mjs"):
-            done = subprocess.run([node, str(SCRIPTS / script), "--config", str(config_path)],
-                                  cwd=ROOT)
+        # the shipped traces are recorded from the boot set as staged, while its copies
+        # are compressed (build_boot.mjs --alongside): each takes one core
+        for script, *more in (("build_runtime_pyc.mjs",),
+                              ("build_boot.mjs", "--alongside",
+                               str(SCRIPTS / "build_shipped_traces.mjs"))):
+            done = subprocess.run([node, str(SCRIPTS / script), "--config", str(config_path),
+                                   *more], cwd=ROOT)
             if done.returncode != 0:
                 raise SystemExit(f"build: scripts/{script} failed (exit {done.returncode})")
     if inputs_digest() != digest:

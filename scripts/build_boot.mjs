@@ -14,13 +14,17 @@
 //   boot.json          versions and sha256 of everything the fast path must match
 //   *.br, *.gz, SHA256SUMS
 //
-//   node scripts/build_boot.mjs --config CONFIG.json [--out DIR] [--no-snapshot]
+//   node scripts/build_boot.mjs --config CONFIG.json [--out DIR] [--no-snapshot] [--alongside SCRIPT]
+// --alongside SCRIPT: while the set's .br/.gz copies are made (the snapshot's brotli is the
+// longest step), `node SCRIPT --config CONFIG.json --boot STAGED` runs on the set as staged
+// (every file it boots from written, before the folder takes its place): the shipped traces
+// (scripts/build_shipped_traces.mjs), written into STAGED/traces, move in with it.
 // CONFIG.json (written by scripts/build.py, `make build`): {"version", "python",
 // "pyodideDir", "bootDir", "runtimeDir", "runtimeModules": [paths relative to runtimeDir],
 // "snapshotDelta": the page's module that stores the snapshot (web/static/js/boot/snapshot-delta.js)}
 // (internal: node scripts/build_boot.mjs --snapshot-child CONFIG.json ZIP MODULES.json OUT)
 import { createHash } from "node:crypto";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import {
   mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync,
 } from "node:fs";
@@ -31,7 +35,8 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.dirname(HERE);
 const configAt = process.argv.indexOf(process.argv[2] === "--snapshot-child" ? "--snapshot-child" : "--config") + 1;
 if (configAt === 0 || !process.argv[configAt]) {
-  console.error("usage: node scripts/build_boot.mjs --config CONFIG.json [--out DIR] [--no-snapshot]");
+  console.error("usage: node scripts/build_boot.mjs --config CONFIG.json [--out DIR] [--no-snapshot] " +
+    "[--alongside SCRIPT]");
   process.exit(2);
 }
 const CONFIG_PATH = process.argv[configAt];
@@ -209,19 +214,28 @@ function writeRuntime(pyodide) {
   }
 }
 
+/** `node ...args` in `cwd`, its output shown: resolves once it exited 0. */
+function node(args, cwd, what) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd, stdio: "inherit" });
+    child.on("error", reject);
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${what} failed (exit ${code})`))));
+  });
+}
+
 function precompress(dir, names) {
-  const result = spawnSync(process.execPath, [path.join(HERE, "precompress.mjs"), ...names],
-    { cwd: dir, stdio: "inherit" });
-  if (result.status !== 0) throw new Error("precompress failed");
+  return node([path.join(HERE, "precompress.mjs"), ...names], dir, "precompress");
 }
 
 async function main(argv) {
   let dest = CONFIG.bootDir;
   let withSnapshot = true;
+  let alongside = null;
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === "--config") i++;
     else if (argv[i] === "--out") dest = path.resolve(argv[++i]);
     else if (argv[i] === "--no-snapshot") withSnapshot = false;
+    else if (argv[i] === "--alongside") alongside = path.resolve(argv[++i]);
     else throw new Error(`unknown argument ${argv[i]}`);
   }
   const wasm = readFileSync(INDEX + "pyodide.asm.wasm");
@@ -288,7 +302,14 @@ async function main(argv) {
   };
   writeFileSync(path.join(out, "boot.json"), JSON.stringify(boot, null, 1) + "\n");
   files.push("boot.json");
-  precompress(out, files);
+  // both awaited: a failure of either is reported once both have ended
+  const work = [precompress(out, files)];
+  if (alongside) {
+    work.push(node([alongside, "--config", CONFIG_PATH, "--boot", out], ROOT, path.basename(alongside)));
+  }
+  const ended = await Promise.allSettled(work);
+  const failed = ended.find((result) => result.status === "rejected");
+  if (failed) throw failed.reason;
   const sums = files.flatMap((name) => [name, `${name}.br`, `${name}.gz`])
     .sort().map((name) => `${sha256(readFileSync(path.join(out, name)))}  ${name}\n`).join("");
   writeFileSync(path.join(out, "SHA256SUMS"), sums);

@@ -5,7 +5,9 @@
 // limit and roots. Writes <bootDir>/traces/ (web/shipped_traces.py describes it):
 // <lesson>/<block>/<preset>.json (+ .br/.gz) and index.json.
 //
-//   node scripts/build_shipped_traces.mjs --config CONFIG.json
+//   node scripts/build_shipped_traces.mjs --config CONFIG.json [--boot DIR]
+// --boot DIR: boot from the boot set in DIR (one being built: scripts/build_boot.mjs
+// --alongside) and write DIR/traces, instead of the config's bootDir and traces.dir.
 // CONFIG.json (scripts/build.py): {"pyodideDir", "bootDir", "runtimeDir", "runtimeModules", "workerRoot",
 // "traces": {"dir", "format", "runtime", "maxSteps", "worker": worker.js's path,
 //                "lessons": [{"id", "files": {"lessons/REL" or "runtime/REL": abs path}, "digest",
@@ -40,7 +42,10 @@ if (!STACKS && !process.env.LOOPSTEP_TRACES_CHILD) {
 const CONFIG = JSON.parse(readFileSync(process.argv[configAt], "utf8"));
 const JOB = CONFIG.traces;
 const INDEX = CONFIG.pyodideDir.replace(/\/?$/, "/");
-const BOOT = CONFIG.bootDir.replace(/\/?$/, "/");
+const bootAt = process.argv.indexOf("--boot") + 1;
+const STAGED = bootAt ? process.argv[bootAt] : null;
+const BOOT = (STAGED ?? CONFIG.bootDir).replace(/\/?$/, "/");
+const DIR = STAGED ? path.join(STAGED, "traces") : JOB.dir;
 const WORKER_ROOT = CONFIG.workerRoot; // web/assets.py WORKER_ROOT
 
 const sha256 = (data) => createHash("sha256").update(data).digest("hex");
@@ -81,7 +86,7 @@ async function main() {
   const sysPath = pyodide.pyimport("sys").path;
   if (!sysPath.toJs().includes(WORKER_ROOT)) sysPath.insert(0, WORKER_ROOT);
   const entry = pyodide.pyimport("runtime.browser.worker");
-  const out = `${JOB.dir}.building`;
+  const out = `${DIR}.building`;
   rmSync(out, { recursive: true, force: true });
   const written = [];
   const lessons = {};
@@ -115,10 +120,10 @@ async function main() {
   writeFileSync(path.join(out, "index.json"), JSON.stringify({
     format: JOB.format, runtime: JOB.runtime, maxSteps: JOB.maxSteps, lessons,
   }, null, 1) + "\n");
-  rmSync(JOB.dir, { recursive: true, force: true });
-  renameSync(out, JOB.dir);
+  rmSync(DIR, { recursive: true, force: true });
+  renameSync(out, DIR);
   console.log(`recorded ${written.length} block × preset runs (boot path ${took}, recorder ` +
-    `${recorder}) into ${JOB.dir} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    `${recorder}) into ${DIR} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 await main();

@@ -2,16 +2,28 @@
 ``openai`` SDKs: its answers parse into the SDKs' own types and its errors raise the
 SDKs' own exceptions, so the shapes the recording tests rely on are the real ones."""
 
-import anthropic
-import openai
+import importlib
+
 import pytest
 
 from fake_provider import KEY, FakeProvider
 
+
+# The SDKs are imported by the tests that use them, not while the suite is collected (each
+# of `make test`'s workers collects every file; these imports take seconds).
+@pytest.fixture(scope="module")
+def anthropic():
+    return importlib.import_module("anthropic")
+
+
+@pytest.fixture(scope="module")
+def openai():
+    return importlib.import_module("openai")
+
 TURN = [("thinking", "look first"), "Let me look.", ("tool", "bash", {"command": "ls"})]
 
 
-def test_the_messages_api_parses_in_the_real_anthropic_sdk():
+def test_the_messages_api_parses_in_the_real_anthropic_sdk(anthropic):
     with FakeProvider([TURN]) as fake:
         client = anthropic.Anthropic(api_key=KEY, base_url=fake.url, max_retries=0)
         message = client.messages.create(model="m-1", max_tokens=100,
@@ -27,7 +39,7 @@ def test_the_messages_api_parses_in_the_real_anthropic_sdk():
                     "messages": [{"role": "user", "content": "hi"}]}
 
 
-def test_chat_completions_parse_in_the_real_openai_sdk():
+def test_chat_completions_parse_in_the_real_openai_sdk(openai):
     with FakeProvider([TURN]) as fake:
         client = openai.OpenAI(api_key=KEY, base_url=fake.url + "/v1", max_retries=0)
         completion = client.chat.completions.create(
@@ -41,7 +53,7 @@ def test_chat_completions_parse_in_the_real_openai_sdk():
 @pytest.mark.parametrize("status,error", [(401, "AuthenticationError"),
                                           (429, "RateLimitError"),
                                           (500, "InternalServerError")])
-def test_errors_are_the_providers_shapes(status, error):
+def test_errors_are_the_providers_shapes(status, error, anthropic, openai):
     fail = None if status == 401 else (status, f"fake failure {status}")
     key = "wrong" if status == 401 else KEY
     with FakeProvider(fail=fail) as fake:
