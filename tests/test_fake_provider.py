@@ -20,6 +20,7 @@ def anthropic():
 def openai():
     return importlib.import_module("openai")
 
+
 TURN = [("thinking", "look first"), "Let me look.", ("tool", "bash", {"command": "ls"})]
 
 
