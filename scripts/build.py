@@ -168,15 +168,16 @@ def build(force: bool = False, log=print) -> bool:
     with tempfile.TemporaryDirectory(prefix="loopstep-build-") as tmp:
         config_path = Path(tmp) / "config.json"
         config_path.write_text(json.dumps(config()), "utf-8")
-        # the shipped traces are recorded from the boot set as staged, while its copies
-        # are compressed (build_boot.mjs --alongside): each takes one core
-        for script, *more in (("build_runtime_pyc.mjs",),
-                              ("build_boot.mjs", "--alongside",
-                               str(SCRIPTS / "build_shipped_traces.mjs"))):
+        def run(script, *more):
             done = subprocess.run([node, str(SCRIPTS / script), "--config", str(config_path),
                                    *more], cwd=ROOT)
             if done.returncode != 0:
                 raise SystemExit(f"build: scripts/{script} failed (exit {done.returncode})")
+
+        run("build_runtime_pyc.mjs")
+        # the shipped traces are recorded from the boot set as staged, while its copies
+        # are compressed: each takes one core
+        run("build_boot.mjs", "--alongside", str(SCRIPTS / "build_shipped_traces.mjs"))
     if inputs_digest() != digest:
         raise SystemExit("build: the inputs changed while building; run it again")
     STAMP.parent.mkdir(parents=True, exist_ok=True)

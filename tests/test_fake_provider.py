@@ -2,8 +2,6 @@
 ``openai`` SDKs: its answers parse into the SDKs' own types and its errors raise the
 SDKs' own exceptions, so the shapes the recording tests rely on are the real ones."""
 
-import importlib
-
 import pytest
 
 from fake_provider import KEY, FakeProvider
@@ -13,12 +11,14 @@ from fake_provider import KEY, FakeProvider
 # of `make test`'s workers collects every file; these imports take seconds).
 @pytest.fixture(scope="module")
 def anthropic():
-    return importlib.import_module("anthropic")
+    import anthropic
+    return anthropic
 
 
 @pytest.fixture(scope="module")
 def openai():
-    return importlib.import_module("openai")
+    import openai
+    return openai
 
 
 TURN = [("thinking", "look first"), "Let me look.", ("tool", "bash", {"command": "ls"})]
