@@ -25,6 +25,11 @@ BROTLI_MODULE = Path("/usr/lib/nginx/modules/ngx_http_brotli_static_module.so")
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    # fewer processes for the same pages (docs/performance.md, "fourth pass"): the tests'
+    # tabs, one after another, reuse one renderer (a site's frames still get their own), and
+    # the network service and the GPU's software compositing run in the browser process
+    "--renderer-process-limit=1", "--in-process-gpu",
+    "--enable-features=NetworkServiceInProcess2",
 ]
 
 
