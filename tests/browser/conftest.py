@@ -19,6 +19,11 @@ from urllib.request import urlopen
 
 import pytest
 
+try:
+    from .page_helpers import BOOT_TIMEOUT, block, lesson_url
+except ImportError:
+    from page_helpers import BOOT_TIMEOUT, block, lesson_url
+
 REPO = Path(__file__).resolve().parent.parent.parent
 DEPLOY = REPO / "deploy" / "nginx"
 BROTLI_MODULE = Path("/usr/lib/nginx/modules/ngx_http_brotli_static_module.so")
@@ -26,8 +31,8 @@ CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
     # fewer processes for the same pages (docs/performance.md, "fourth pass"): the tests'
-    # tabs, one after another, reuse one renderer (a site's frames still get their own), and
-    # the network service and the GPU's software compositing run in the browser process
+    # tabs of the site share one renderer (keep_pyodide_compiled counts on it), and the
+    # network service and the GPU's software compositing run in the browser process
     "--renderer-process-limit=1", "--in-process-gpu",
     "--enable-features=NetworkServiceInProcess2",
 ]
@@ -219,17 +224,32 @@ def playwright_instance():
 
 
 @pytest.fixture(scope="session")
-def browser_context(playwright_instance):
-    """One persistent profile for the session, so the Pyodide bundle is cached."""
+def browser_context(playwright_instance, server, site_kind):
+    """One persistent profile for the session, so the Pyodide bundle is cached, and a tab
+    that keeps Pyodide compiled (keep_pyodide_compiled)."""
     profile = tempfile.mkdtemp(prefix="loopstep-profile-")
     context = playwright_instance.chromium.launch_persistent_context(
         profile, executable_path=chromium_path(), args=CHROMIUM_ARGS, headless=True,
         viewport={"width": 1280, "height": 900},
         locale="zh-CN")   # a Chinese reader: pages without ?lang= are in Chinese (Accept-Language)
     context.set_default_timeout(30_000)
+    keep_pyodide_compiled(context, lesson_url(server.url, site_kind))
     yield context
     context.close()
     shutil.rmtree(profile, ignore_errors=True)
+
+
+def keep_pyodide_compiled(context, url: str) -> None:
+    """A tab left open for the session on a lesson page, its runtime ready. Its worker holds
+    Pyodide's compiled wasm module, which V8 shares with every worker of the same renderer
+    process (the tests' tabs share one: CHROMIUM_ARGS): each test's page takes the module as
+    compiled and tiered up so far, as a reader's second tab on the site would, instead of
+    compiling it again (docs/performance.md, "fourth pass")."""
+    from playwright.sync_api import expect
+    page = context.new_page()
+    page.goto(url)
+    expect(block(page, "run_subagent")).to_have_attribute("data-state", "ready",
+                                                          timeout=BOOT_TIMEOUT)
 
 
 class PageWatch:
