@@ -168,16 +168,18 @@ def build(force: bool = False, log=print) -> bool:
     with tempfile.TemporaryDirectory(prefix="loopstep-build-") as tmp:
         config_path = Path(tmp) / "config.json"
         config_path.write_text(json.dumps(config()), "utf-8")
-        def run(script, *more):
-            done = subprocess.run([node, str(SCRIPTS / script), "--config", str(config_path),
-                                   *more], cwd=ROOT)
-            if done.returncode != 0:
-                raise SystemExit(f"build: scripts/{script} failed (exit {done.returncode})")
+        def start(script, *more):
+            return script, subprocess.Popen([node, str(SCRIPTS / script), "--config",
+                                             str(config_path), *more], cwd=ROOT)
 
-        run("build_runtime_pyc.mjs")
-        # the shipped traces are recorded from the boot set as staged, while its copies
-        # are compressed: each takes one core
-        run("build_boot.mjs", "--alongside", str(SCRIPTS / "build_shipped_traces.mjs"))
+        # the precompiled recorder is made while the boot set starts (neither reads the
+        # other); the shipped traces are recorded from the boot set as staged, while its
+        # copies are compressed: each takes one core
+        steps = [start("build_runtime_pyc.mjs"),
+                 start("build_boot.mjs", "--alongside", str(SCRIPTS / "build_shipped_traces.mjs"))]
+        failed = [script for script, proc in steps if proc.wait() != 0]
+        if failed:
+            raise SystemExit(f"build: scripts/{', '.join(failed)} failed")
     if inputs_digest() != digest:
         raise SystemExit("build: the inputs changed while building; run it again")
     STAMP.parent.mkdir(parents=True, exist_ok=True)
