@@ -243,8 +243,8 @@ def keep_pyodide_compiled(context, url: str) -> None:
     """A tab left open for the session on a lesson page, its runtime ready. Its worker holds
     Pyodide's compiled wasm module, which V8 shares with every worker of the same renderer
     process (the tests' tabs share one: CHROMIUM_ARGS): each test's page takes the module as
-    compiled and tiered up so far, as a reader's second tab on the site would, instead of
-    compiling it again (docs/performance.md, "fourth pass")."""
+    compiled and tiered up so far instead of compiling it again (docs/performance.md,
+    "fourth pass"). What a page does stays its own: only compiled code is shared."""
     from playwright.sync_api import expect
     page = context.new_page()
     page.goto(url)
