@@ -20,9 +20,9 @@ from urllib.request import urlopen
 import pytest
 
 try:
-    from .page_helpers import BOOT_TIMEOUT, block, lesson_url
+    from .page_helpers import block, lesson_url, wait_ready
 except ImportError:
-    from page_helpers import BOOT_TIMEOUT, block, lesson_url
+    from page_helpers import block, lesson_url, wait_ready
 
 REPO = Path(__file__).resolve().parent.parent.parent
 DEPLOY = REPO / "deploy" / "nginx"
@@ -245,11 +245,9 @@ def keep_pyodide_compiled(context, url: str) -> None:
     process (the tests' tabs share one: CHROMIUM_ARGS): each test's page takes the module as
     compiled and tiered up so far instead of compiling it again (docs/performance.md,
     "fourth pass"). What a page does stays its own: only compiled code is shared."""
-    from playwright.sync_api import expect
     page = context.new_page()
     page.goto(url)
-    expect(block(page, "run_subagent")).to_have_attribute("data-state", "ready",
-                                                          timeout=BOOT_TIMEOUT)
+    wait_ready(block(page, "run_subagent"))
 
 
 class PageWatch:
