@@ -58,6 +58,20 @@ def assert_no_violations(page_or_frame, where: str, within: str | list[str] | No
     assert not found, f"axe violations on {where}:\n{report(found)}"
 
 
+# Until the page's animations have ended. One cancelled (a transition retargeted, its
+# element gone) rejects its `finished` with an AbortError: what runs then is waited for.
+SETTLED = """async () => {
+    for (let running = document.getAnimations(); running.length;
+         running = document.getAnimations().filter((a) => a.playState !== "finished")) {
+        await Promise.allSettled(running.map((a) => a.finished));
+    }
+}"""
+
+
+def settle_animations(page) -> None:
+    page.evaluate(SETTLED)
+
+
 def assert_no_violations_in_schemes(page, where: str, within: str | list[str] | None = None,
                                     schemes=SCHEMES) -> None:
     """The page as it stands, audited in each colour scheme: the scheme is switched in place,
@@ -68,7 +82,7 @@ def assert_no_violations_in_schemes(page, where: str, within: str | list[str] | 
     backgrounds = set()
     for number, scheme in enumerate(schemes):
         page.emulate_media(color_scheme=scheme)
-        page.evaluate("() => Promise.all(document.getAnimations().map((a) => a.finished))")
+        settle_animations(page)
         assert_no_violations(page, f"{where} ({scheme})", within,
                              COLOUR_RULES if number else None)
         backgrounds.add(page.evaluate("() => getComputedStyle(document.body).backgroundColor"))

@@ -12,11 +12,13 @@ from playwright.sync_api import expect
 from loopstep.runtime.catalog.lessons import load_lessons
 
 try:
-    from .axe_audit import assert_no_violations, assert_no_violations_in_schemes
+    from .axe_audit import (assert_no_violations, assert_no_violations_in_schemes,
+                            settle_animations)
     from .page_helpers import (BOOT_TIMEOUT, compare_with, drawn, pause_at, run_to_end,
                                slide_to, type_text)
 except ImportError:
-    from axe_audit import assert_no_violations, assert_no_violations_in_schemes
+    from axe_audit import (assert_no_violations, assert_no_violations_in_schemes,
+                           settle_animations)
     from page_helpers import (BOOT_TIMEOUT, compare_with, drawn, pause_at, run_to_end,
                               slide_to, type_text)
 
@@ -190,7 +192,7 @@ def audit_several_blocks_paused_with_their_panels_open(page, lesson_id, lang, sc
     control keeps a name of its own among the blocks. The page is the lesson page's test's,
     its main block left paused, switched to `scheme` in place."""
     page.emulate_media(color_scheme=scheme)
-    page.evaluate("() => Promise.all(document.getAnimations().map((a) => a.finished))")
+    settle_animations(page)
     blocks = [page.locator(f'[data-loopstep-block="{lesson_id}/{b.id}"]')
               for b in LESSONS[lesson_id].blocks]
     for b in blocks:
