@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import flood
 import questions_bench
 import agent_calls
 import recordings
@@ -136,6 +137,7 @@ def rows(results: dict) -> list[tuple[str, str, str, str]]:
     out += recordings.rows(results.get("recordings"))
     out += scale.rows(results.get("scale"))
     out += scale_page.rows((results.get("scale") or {}).get("page"))
+    out += flood.rows(results.get("flood"))
     return out
 
 
@@ -218,8 +220,19 @@ def markdown(results: dict) -> str:
     kept = results.get("kept")
     if kept:
         other = kept.get("machine") or {}
-        quick += (f"; the sections {', '.join(kept['sections'])} are kept from the run of "
-                  f"{kept['from']} (on {other.get('nproc', '?')} CPUs, {other.get('cpu', '?')})")
+        dates = kept.get("dates") or dict.fromkeys(kept["sections"], kept["from"])
+        machines = kept.get("machines") or {kept["from"]: other}
+        runs = [(date, [name for name in kept["sections"] if dates[name] == date])
+                for date in sorted(set(dates.values()))]
+
+        def on(date):
+            machine = machines.get(date) or {}
+            return f"{machine.get('nproc', '?')} CPUs, {machine.get('cpu', '?')}"
+
+        quick += "; " + "; ".join(
+            (f"the sections {', '.join(names)} are" if len(names) > 1 else
+             f"the section {names[0]} is") + f" kept from the run of {date} (on {on(date)})"
+            for date, names in runs)
     return f"""# Performance
 
 Measured by `python bench/run.py` (`make bench`) on {results['started']}{quick}, in one run,
@@ -289,6 +302,12 @@ Node {m['node']}; Pyodide {m['pyodide']}.
   shown, its steps there to step (at its end when no breakpoint paused it, else Continue
   pressed at once) → drawn to its end, and the page's JS heap after both (CDP
   `Performance.getMetrics` after a GC; the workers' not in it).
+- **flood**: `bench/flood.py`: `bench/lessons/flood`, a function that would print 80 MB,
+  stopped by the recorder at the output cap (1,000,000 characters) with a partial run of
+  2,000 steps; a fresh page per round in one profile, after one page that fills its cache:
+  the page's longest main-thread task (the Long Tasks API, tasks of 50 ms or more; 0 when
+  none) from Debug to the block paused with the cap named, and over Step over, the
+  timeline's End and Continue to the whole kept output shown.
 - **navigation**: `bench/navigation.py`: from navigation start to the frame painted after
   `s06/run_subagent` paused on line 15, driven from outside the page by Playwright as a
   reader gets there: *clicks* (the gutter, then Debug, each as soon as Playwright finds it

@@ -33,6 +33,8 @@ alternating A/B, medians with min/max:
      file's size, `loopstep record`'s time, replayed ÷ scripted (bench/scale.py); in the
      page at 25 to 300 calls: the file chosen → first step and → end beside the page's
      scripted run, and the page's heap (bench/scale_page.py).
+ 15. flood: a run that would print 80 MB, stopped at the output cap: the page's longest
+     main-thread task while it shows and steps the partial run (bench/flood.py).
 Writes bench/results.json and docs/performance.md; with --only, the sections not measured
 are kept from the previous bench/results.json (and named as such in the document).
 """
@@ -54,6 +56,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
 import breakdown  # noqa: E402
+import flood  # noqa: E402
 import agent_calls  # noqa: E402
 import browser  # noqa: E402
 import guest  # noqa: E402
@@ -74,7 +77,7 @@ LOAD_PATHS = ["/lessons/s06", "/api/lessons/s06/blocks/run_subagent/presets/norm
 FULL_STEPS = 1_100_000
 SECTIONS = ("boot", "breakdown", "trace", "cpython", "load", "ui", "align", "caps", "replay",
             "questions", "agent", "origins", "shipped", "navigation", "recordings", "guest",
-            "scale")
+            "scale", "flood")
 
 
 def free_port() -> int:
@@ -157,9 +160,16 @@ def keep_previous(results: dict, only: set, path: Path) -> None:
     for name in kept:
         results[name] = previous[name]
     if kept:
-        results["kept"] = {"sections": kept, "from": previous.get("started"),
-                           "machine": previous.get("kept", {}).get("machine",
-                                                                   previous.get("machine"))}
+        # each section's run: a section the previous run kept too is from an earlier one
+        older = previous.get("kept", {})
+        dates = {name: older.get("dates", {}).get(name, older.get("from"))
+                 if name in older.get("sections", ()) else previous.get("started")
+                 for name in kept}
+        machines = dict(older.get("machines") or {older.get("from"): older.get("machine")})
+        machines[previous.get("started")] = previous.get("machine")
+        results["kept"] = {"sections": kept, "dates": dates, "from": min(dates.values()),
+                           "machines": {date: machines.get(date) for date in set(dates.values())},
+                           "machine": machines.get(min(dates.values()))}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -224,6 +234,9 @@ def main(argv: list[str] | None = None) -> int:
             if "scale" in only:
                 print("runs at scale in the page: 25 to 300 model calls ...", flush=True)
                 scale_in_page = scale_page.section(pw, base, rounds=1 if args.quick else 3)
+            if "flood" in only:
+                print("a run that would print 80 MB, in the page ...", flush=True)
+                results["flood"] = flood.section(pw, base, 2 if args.quick else 5)
         if "cpython" in only:
             print("CPython overhead ...", flush=True)
             results["cpython"] = measures.cpython_overhead(max_steps, 1 if args.quick else 3)

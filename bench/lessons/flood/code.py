@@ -1,0 +1,5 @@
+def report(rows):
+    print("report")
+    for n in range(rows):
+        print(f"{n:>6} " + "=" * 993)
+    return rows

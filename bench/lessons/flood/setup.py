@@ -1,0 +1,1 @@
+# Nothing to set up: the block's function prints by itself.
