@@ -1,6 +1,6 @@
 """A run that would print 80 MB, in the page: its longest main-thread tasks.
 
-    python bench/flood.py [--rounds N] [--write]
+    python bench/run.py --only flood
 
 bench/lessons/flood: a function that prints 80,000 lines of 1,000 characters. The recorder
 stops it at the output cap (1,000,000 characters) with a partial run of 2,000 steps. In
@@ -13,19 +13,15 @@ cache), once the page's runtime is ready:
 
 Each phase's longest task on the page's main thread (the Long Tasks API reports tasks of
 50 ms or more; 0 when there was none). Goal: ≤ 200 ms each, so the page stays responsive
-(tests/browser/test_page_flood.py checks only that it never freezes). ``--write`` puts the
-result into bench/results.json and writes docs/performance.md from it (bench/report.py).
+(tests/browser/test_page_flood.py checks only that it never freezes).
 """
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 import time
 from pathlib import Path
 
 HERE = Path(__file__).parent
-ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
 import browser  # noqa: E402
@@ -120,36 +116,3 @@ def rows(result: dict | None) -> list[tuple[str, str, str, str]]:
                     f"{s['median']:.0f} ms ({s['min']:.0f}–{s['max']:.0f})", f"≤ {goal} ms",
                     "met" if s["median"] <= goal else "**not met**"))
     return out
-
-
-def main(argv=None) -> int:
-    import report
-    import run
-    from playwright.sync_api import sync_playwright
-
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--write", action="store_true",
-                        help="into bench/results.json and docs/performance.md")
-    args = parser.parse_args(argv)
-    port = run.free_port()
-    server = run.start_server(port)
-    try:
-        with sync_playwright() as pw:
-            result = section(pw, f"http://127.0.0.1:{port}", args.rounds)
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
-    print(json.dumps(result, indent=1))
-    print("\n".join(f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows(result)))
-    if args.write:
-        out = HERE / "results.json"
-        results = json.loads(out.read_text())
-        results["flood"] = result
-        out.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n")
-        (ROOT / "docs" / "performance.md").write_text(report.markdown(results))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
