@@ -13,8 +13,10 @@ recorded step (at most ``MAX_TRACKED`` lists, the latest ones): its ``len()`` an
 item for ``added``; while a call waits, the sent messages by identity (a removal or a
 replacement, anywhere in the list) and the latest ``EDIT_WINDOW`` of them against a shallow
 copy taken at the call (``_frozen``: containers copied ``FREEZE_DEPTH`` levels deep, at most
-``FREEZE_ITEMS`` items each), so a step costs the same however long the conversation
-grows; an edit in place of an older message is not reported. A change seen before step ``n`` is recorded
+``FREEZE_ITEMS`` items each; once found unchanged, the containers the copies describe are
+held by identity and compared so while they stay the same: sameness.py), so a step costs
+the same however long the conversation grows; an edit in place of an older message is not
+reported. A change seen before step ``n`` is recorded
 at ``n - 1``, the last step recorded when it happened (the nearest displayed step).
 The messages a list already held at its first call are found in the steps recorded
 so far: a displayed frame holding the list has its value recorded whenever it
@@ -23,6 +25,7 @@ neither sees (a list filled by code not displayed) falls back to the call's step
 """
 
 from ..trace.events import CALL
+from .sameness import take
 
 MAX_TRACKED = 16        # conversation lists watched at each step
 MAX_LOOK_BACK = 20_000  # recorded changes of locals read back at a conversation's first call
@@ -90,7 +93,8 @@ def _unchanged(value, was, depth=FREEZE_DEPTH):
 
 
 class _Watched:
-    __slots__ = ("messages", "length", "last", "added_at", "waiting", "items", "frozen")
+    __slots__ = ("messages", "length", "last", "added_at", "waiting", "items", "frozen",
+                 "same")
 
     def __init__(self, messages, added_at):
         self.messages = messages
@@ -100,6 +104,7 @@ class _Watched:
         self.waiting = []            # (call, sent length) of calls whose sent messages are unchanged
         self.items = []              # the sent messages, as the latest waiting call sent them
         self.frozen = []             # and their contents then (_frozen)
+        self.same = None             # the edit window as last found unchanged (sameness.py)
 
     def send(self, k):
         """Call ``k`` sent the list as it is now: wait for a change of its messages."""
@@ -109,9 +114,15 @@ class _Watched:
         # the earlier sent messages are still as they were (else no call would wait on them)
         if not self.waiting or have > sent:
             have = 0
+        was, self.same = self.same, None
+        carry = have and was is not None and was.still(self.items[max(have - EDIT_WINDOW, 0):])
         self.items = self.items[:have] + messages[have:]
         self.frozen = self.frozen[:have] + [_frozen(m) for m in messages[have:]]
         self.waiting.append((k, sent))
+        if carry:   # the window so far is as it was: its pieces stay, the new ones are walked
+            start = max(sent - EDIT_WINDOW, 0)
+            kept = was.pieces[len(was.pieces) - (have - start):] if have > start else []
+            self.same = take(self.items[start:], _LEAVES, FREEZE_DEPTH, FREEZE_ITEMS, kept)
 
     def first_change(self):
         """(kind, position) of the first sent message that changed, or None."""
@@ -123,10 +134,14 @@ class _Watched:
         head = messages[:sent] if length >= sent else None   # one copy, compared at C speed
         if head is not None and head == items:
             items = self.items = head   # an equal replacement is the message now
+            window = items[edits_from:]
+            if self.same is not None and self.same.still(window):
+                return None
             frozen = self.frozen
             for position in range(edits_from, sent):
                 if not _unchanged(items[position], frozen[position]):
                     return "edited", position
+            self.same = take(window, _LEAVES, FREEZE_DEPTH, FREEZE_ITEMS)
             return None
         for position in range(min(sent, length)):
             now = messages[position]
@@ -175,6 +190,7 @@ class Origins:
         watched.waiting = still
         del watched.items[position:]
         del watched.frozen[position:]
+        watched.same = None
 
     def _grown(self, watched, messages, length, step):
         added_at = watched.added_at
