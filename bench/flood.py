@@ -23,9 +23,11 @@ from pathlib import Path
 
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
+sys.path.append(str(HERE.parent / "tests" / "browser"))
 
 import browser  # noqa: E402
 import measures  # noqa: E402
+from page_helpers import WATCH_LONG_TASKS, long_tasks  # noqa: E402
 
 BLOCK = '[data-loopstep-block="flood/report"]'
 GOAL_MS = 200
@@ -33,21 +35,8 @@ KEPT = 1_000_000            # the output cap: what the finished partial run show
 STEPPED = 7 + 998 * 1001    # "report\n" and 998 lines: the output at the timeline's end
 TIMEOUT_S = 300
 
-WATCH = """
-window.__longTasks = [];
-window.__keep = (entries) => {
-  for (const e of entries) window.__longTasks.push([e.startTime, e.duration]);
-};
-window.__longTaskObserver = new PerformanceObserver((list) => window.__keep(list.getEntries()));
-window.__longTaskObserver.observe({type: "longtask", buffered: true});
-"""
 PRESS = """([block, action]) => {
   document.querySelector(block).querySelector(`button[data-action="${action}"]`).click();
-}"""
-# the entries not yet handed to the observer's callback are taken too
-LONGEST = """(since) => {
-  window.__keep(window.__longTaskObserver.takeRecords());
-  return Math.max(0, ...window.__longTasks.filter((t) => t[0] >= since).map((t) => t[1]));
 }"""
 
 
@@ -64,10 +53,14 @@ def _output_is(page, n: int, what: str) -> None:
                 ".textContent.length === n", [BLOCK, n], what)
 
 
+def _longest(page, since: float) -> float:
+    return max((t[1] for t in long_tasks(page, since)), default=0)
+
+
 def _once(context, base: str) -> dict:
     page = context.new_page()
     try:
-        page.add_init_script(WATCH)
+        page.add_init_script(WATCH_LONG_TASKS)
         page.goto(f"{base}/lessons/flood")
         _wait(page, "() => document.querySelector('[data-role=\"runtime\"]')"
                     "?.dataset.state === 'ready'", None, "the runtime never got ready")
@@ -76,7 +69,7 @@ def _once(context, base: str) -> dict:
         _wait(page, "(b) => { const root = document.querySelector(b); return root.dataset.state"
                     " === 'paused' && root.querySelector('[data-role=status]').textContent"
                     ".includes('1,000,000'); }", BLOCK, "Debug never paused at the cap")
-        debug = page.evaluate(LONGEST, since)
+        debug = _longest(page, since)
         since = page.evaluate("performance.now()")
         page.evaluate(PRESS, [BLOCK, "step-over"])
         _output_is(page, len("report\n"), "Step over never showed the first line")
@@ -85,7 +78,7 @@ def _once(context, base: str) -> dict:
         page.evaluate(PRESS, [BLOCK, "continue"])
         browser.wait_state(page, BLOCK, "finished", TIMEOUT_S)
         _output_is(page, KEPT, "the finished run never showed the kept output")
-        return {"debug_ms": debug, "stepping_ms": page.evaluate(LONGEST, since)}
+        return {"debug_ms": debug, "stepping_ms": _longest(page, since)}
     finally:
         page.close()
 

@@ -223,3 +223,28 @@ def run_from_link(b) -> None:
     button.focus()
     b.page.keyboard.press("Enter")
     expect(panel).to_have_count(0)
+
+
+# Every long task a page runs, from its start (the Long Tasks API reports tasks ≥ 50 ms):
+# an init script, then `long_tasks`. The entries the observer has not yet handed to its
+# callback are taken too (`takeRecords`), so a task that ended just before is counted.
+WATCH_LONG_TASKS = """
+window.loopstepLongTasks = [];
+window.loopstepKeepTasks = (entries) => {
+  for (const e of entries) window.loopstepLongTasks.push([e.startTime, e.duration]);
+};
+window.loopstepTaskObserver = new PerformanceObserver((list) => {
+  window.loopstepKeepTasks(list.getEntries());
+});
+window.loopstepTaskObserver.observe({ type: "longtask", buffered: true });
+"""
+LONG_TASKS = """(since) => {
+  window.loopstepKeepTasks(window.loopstepTaskObserver.takeRecords());
+  return window.loopstepLongTasks.filter((t) => t[0] >= since);
+}"""
+
+
+def long_tasks(page, since: float = 0) -> list:
+    """The long tasks (start, duration in ms) of a page watched by WATCH_LONG_TASKS that
+    started at or after `since` (its clock, `performance.now()`)."""
+    return page.evaluate(LONG_TASKS, since)

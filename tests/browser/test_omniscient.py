@@ -7,13 +7,13 @@ from playwright.sync_api import expect
 from loopstep.web import assets
 
 try:
-    from .page_helpers import (BOOT_TIMEOUT, add_watch, block, edit_breakpoint,
-                               expect_paused_at, gutter, lesson_url, open_lesson, press,
+    from .page_helpers import (BOOT_TIMEOUT, WATCH_LONG_TASKS, add_watch, block, edit_breakpoint,
+                               expect_paused_at, gutter, lesson_url, long_tasks, open_lesson, press,
                                select_scenario, toggle_breakpoint, value,
                                wait_ready, watch_value)
 except ImportError:
-    from page_helpers import (BOOT_TIMEOUT, add_watch, block, edit_breakpoint,
-                              expect_paused_at, gutter, lesson_url, open_lesson, press,
+    from page_helpers import (BOOT_TIMEOUT, WATCH_LONG_TASKS, add_watch, block, edit_breakpoint,
+                              expect_paused_at, gutter, lesson_url, long_tasks, open_lesson, press,
                               select_scenario, toggle_breakpoint, value,
                               wait_ready, watch_value)
 
@@ -166,9 +166,7 @@ def test_url_round_trip(page, server_url, site_kind):
 def test_a_link_of_70000_watches_keeps_the_first_50_and_says_so(page, server_url, site_kind):
     """Watches are de-duplicated with a set and capped (model/questions.js MAX_WATCHES): a
     link of 70,000 opens at once with 50 of them and a note; the form refuses a 51st."""
-    page.add_init_script("window.longTasks = []; new PerformanceObserver((l) => { for (const e "
-                         "of l.getEntries()) window.longTasks.push(e.duration); })"
-                         ".observe({ type: 'longtask', buffered: true });")
+    page.add_init_script(WATCH_LONG_TASKS)
     watches = "&".join(f"w=len(restricted)%2B{k}" for k in range(70_000))
     open_lesson(page, server_url, site_kind, hash=f"#b=run_subagent&{watches}&w=len(restricted)%2B0")
     b = block(page, "run_subagent")
@@ -177,7 +175,7 @@ def test_a_link_of_70000_watches_keeps_the_first_50_and_says_so(page, server_url
     expect(note).to_have_text("每个代码块最多 50 个监视表达式：另有 69950 个没有加入")
     # a quadratic de-duplication froze the page ~30 s; what is left is linear, most of it
     # the browser's own cost of a megabyte-long URL (about a second, on a busy machine two)
-    assert max(page.evaluate("window.longTasks"), default=0) < 8_000
+    assert max((t[1] for t in long_tasks(page)), default=0) < 8_000
     wait_ready(b)
     toggle_breakpoint(b, RESTRICTED_LINE)
     press(b, "debug")

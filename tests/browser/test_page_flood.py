@@ -14,31 +14,15 @@ from playwright.sync_api import expect
 
 try:
     from .conftest import served, watched_page
-    from .page_helpers import BOOT_TIMEOUT, press
+    from .page_helpers import BOOT_TIMEOUT, WATCH_LONG_TASKS, long_tasks, press
 except ImportError:
     from conftest import served, watched_page
-    from page_helpers import BOOT_TIMEOUT, press
+    from page_helpers import BOOT_TIMEOUT, WATCH_LONG_TASKS, long_tasks, press
 
 LESSONS = Path(__file__).resolve().parent / "fixture_lessons"
 # A frozen page, not a slow one: the longest task is ~60 ms here (bench/flood.py), and a
 # loaded machine has made it 5 times that.
 FREEZE_MS = 2_000
-# every long task the page runs, from the start (the Long Tasks API reports tasks ≥ 50 ms)
-WATCH_LONG_TASKS = """
-window.loopstepLongTasks = [];
-window.loopstepKeepTasks = (entries) => {
-  for (const e of entries) window.loopstepLongTasks.push([e.startTime, e.duration]);
-};
-window.loopstepTaskObserver = new PerformanceObserver((list) => {
-  window.loopstepKeepTasks(list.getEntries());
-});
-window.loopstepTaskObserver.observe({ type: "longtask", buffered: true });
-"""
-# the entries not yet handed to the observer's callback are taken too
-LONG_TASKS = """() => {
-  window.loopstepKeepTasks(window.loopstepTaskObserver.takeRecords());
-  return window.loopstepLongTasks;
-}"""
 
 
 @pytest.fixture(scope="module")
@@ -59,11 +43,6 @@ def flood(browser_context, flood_server, request):
         yield page
 
 
-def long_tasks_since(page, since):
-    """The long tasks (start, duration in ms) that started at or after `since`."""
-    return [t for t in page.evaluate(LONG_TASKS) if t[0] >= since]
-
-
 def wait_output_length(page, length):
     """Wait until the block's output pane holds `length` characters."""
     page.wait_for_function("n => document.querySelector('[data-loopstep-block=\"flood/flood\"] "
@@ -77,7 +56,7 @@ def test_an_80_mb_print_stops_at_the_named_output_cap_and_the_page_stays_respons
     press(b, "debug")
     expect(status).to_have_text(re.compile(
         r"^已暂停 第 2 行 · 已达输出上限（输出超过 1,000,000 个字符），轨迹不完整"), timeout=BOOT_TIMEOUT)
-    assert not [t for t in long_tasks_since(flood, since) if t[1] >= FREEZE_MS]
+    assert not [t for t in long_tasks(flood, since) if t[1] >= FREEZE_MS]
     # the partial run steps: every step up to the 999th print, its output up to the cap
     timeline = b.locator('input[data-role="timeline"]')
     expect(timeline).to_have_attribute("max", "1999")
@@ -95,4 +74,4 @@ def test_an_80_mb_print_stops_at_the_named_output_cap_and_the_page_stays_respons
     expect(status).to_have_text(
         "已达输出上限（输出超过 1,000,000 个字符），显示部分轨迹与截至上限的输出")
     wait_output_length(flood, 1_000_000)
-    assert not [t for t in long_tasks_since(flood, since) if t[1] >= FREEZE_MS]
+    assert not [t for t in long_tasks(flood, since) if t[1] >= FREEZE_MS]
