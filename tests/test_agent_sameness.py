@@ -110,7 +110,7 @@ def _changed(mutate, fast, monkeypatch, items=4):
         messages = conversation(items)
         origins.sent(0, _Frame(), messages, list(range(len(messages))), 0)
         origins.check(11)    # a quiet step: the window found unchanged
-        took = origins.watched[0].same is not None
+        took = bool(origins.watched[0].same)   # a Sameness: held; None or False: not
         for k, change in enumerate(mutate if type(mutate) is tuple else (mutate,)):
             change(messages)
             origins.check(14 + 2 * k)
@@ -151,7 +151,7 @@ def _calls(script, fast, monkeypatch, earlier=0):
             if what == "send":
                 origins.sent(0, _Frame(), messages, list(range(len(messages))),
                              0 if not origins.changed else len(messages))
-                held.append(origins.watched[0].same is not None)
+                held.append(bool(origins.watched[0].same))
             elif what == "check":
                 origins.check(step)
                 step += 2
@@ -194,3 +194,18 @@ def test_the_window_carried_on_slides_with_the_conversation(monkeypatch):
     assert fast == slow
     assert fast == [[14, "edited", EDIT_WINDOW + 3]] * 2
     assert held == [False, True]
+
+
+def test_a_window_that_cannot_be_held_is_not_walked_again_at_each_step(monkeypatch):
+    walked = []
+    take = origins_module.take
+    monkeypatch.setattr(origins_module, "take", lambda *args: walked.append(1) or take(*args))
+    origins = Origins(_Builder())
+    messages = conversation(LONG)
+    origins.sent(0, _Frame(), messages, list(range(len(messages))), 0)
+    for step in range(11, 21, 2):
+        origins.check(step)
+    assert origins.watched[0].same is False and len(walked) == 1
+    messages[3]["content"].pop()     # still seen, the copies compared
+    origins.check(22)
+    assert origins.changed == [[21, "edited", 3]]

@@ -104,7 +104,9 @@ class _Watched:
         self.waiting = []            # (call, sent length) of calls whose sent messages are unchanged
         self.items = []              # the sent messages, as the latest waiting call sent them
         self.frozen = []             # and their contents then (_frozen)
-        self.same = None             # the edit window as last found unchanged (sameness.py)
+        # the edit window as last found unchanged (sameness.py); False: it cannot be held,
+        # so it is not walked again before the window moves or changes
+        self.same = None
 
     def send(self, k):
         """Call ``k`` sent the list as it is now: wait for a change of its messages."""
@@ -115,7 +117,7 @@ class _Watched:
         if not self.waiting or have > sent:
             have = 0
         was, self.same = self.same, None
-        carry = have and was is not None and was.still(self.items[max(have - EDIT_WINDOW, 0):])
+        carry = have and was and was.still(self.items[max(have - EDIT_WINDOW, 0):])
         self.items = self.items[:have] + messages[have:]
         self.frozen = self.frozen[:have] + [_frozen(m) for m in messages[have:]]
         self.waiting.append((k, sent))
@@ -135,13 +137,15 @@ class _Watched:
         if head is not None and head == items:
             items = self.items = head   # an equal replacement is the message now
             window = items[edits_from:]
-            if self.same is not None and self.same.still(window):
+            same = self.same
+            if same and same.still(window):
                 return None
             frozen = self.frozen
             for position in range(edits_from, sent):
                 if not _unchanged(items[position], frozen[position]):
                     return "edited", position
-            self.same = take(window, _LEAVES, FREEZE_DEPTH, FREEZE_ITEMS)
+            if same is not False:   # none yet, or held but no longer the same objects
+                self.same = take(window, _LEAVES, FREEZE_DEPTH, FREEZE_ITEMS) or False
             return None
         for position in range(min(sent, length)):
             now = messages[position]
