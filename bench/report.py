@@ -219,9 +219,7 @@ def markdown(results: dict) -> str:
         boot_n = str(results["boot"]["cold"]["stock.html"]["ms"]["n"])
     kept = results.get("kept")
     if kept:
-        other = kept.get("machine") or {}
-        dates = kept.get("dates") or dict.fromkeys(kept["sections"], kept["from"])
-        machines = kept.get("machines") or {kept["from"]: other}
+        dates, machines = kept["dates"], kept["machines"]
         runs = [(date, [name for name in kept["sections"] if dates[name] == date])
                 for date in sorted(set(dates.values()))]
 

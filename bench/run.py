@@ -162,14 +162,11 @@ def keep_previous(results: dict, only: set, path: Path) -> None:
     if kept:
         # each section's run: a section the previous run kept too is from an earlier one
         older = previous.get("kept", {})
-        dates = {name: older.get("dates", {}).get(name, older.get("from"))
-                 if name in older.get("sections", ()) else previous.get("started")
-                 for name in kept}
-        machines = dict(older.get("machines") or {older.get("from"): older.get("machine")})
-        machines[previous.get("started")] = previous.get("machine")
-        results["kept"] = {"sections": kept, "dates": dates, "from": min(dates.values()),
-                           "machines": {date: machines.get(date) for date in set(dates.values())},
-                           "machine": machines.get(min(dates.values()))}
+        dates = {name: older["dates"][name] if name in older.get("sections", ())
+                 else previous.get("started") for name in kept}
+        machines = {**older.get("machines", {}), previous.get("started"): previous.get("machine")}
+        results["kept"] = {"sections": kept, "dates": dates,
+                           "machines": {date: machines.get(date) for date in set(dates.values())}}
 
 
 def main(argv: list[str] | None = None) -> int:
